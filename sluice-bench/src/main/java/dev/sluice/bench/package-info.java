@@ -1,0 +1,2 @@
+/** Benchmarks (not tests). */
+package dev.sluice.bench;

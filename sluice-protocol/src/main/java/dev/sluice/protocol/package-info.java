@@ -1,0 +1,2 @@
+/** MySQL / MariaDB client-server wire protocol. */
+package dev.sluice.protocol;

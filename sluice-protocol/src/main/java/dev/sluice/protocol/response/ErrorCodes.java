@@ -1,0 +1,39 @@
+package dev.sluice.protocol.response;
+
+/**
+ * Server error numbers the proxy sends itself, with the SQLSTATE servers pair them with.
+ *
+ * @see <a href="https://mariadb.com/kb/en/mariadb-error-codes/">MariaDB: error codes</a>
+ */
+public final class ErrorCodes {
+    /** 08004: too many connections. */
+    public static final int ER_CON_COUNT_ERROR = 1040;
+    /** 08S01: bad handshake. */
+    public static final int ER_HANDSHAKE_ERROR = 1043;
+    /** 28000. */
+    public static final int ER_ACCESS_DENIED_ERROR = 1045;
+    /** 08S01: unknown command. */
+    public static final int ER_UNKNOWN_COM_ERROR = 1047;
+    /** 42000: unknown database. */
+    public static final int ER_BAD_DB_ERROR = 1049;
+    /** HY000. */
+    public static final int ER_UNKNOWN_ERROR = 1105;
+    /** 08S01: packet bigger than max_allowed_packet. */
+    public static final int ER_NET_PACKET_TOO_LARGE = 1153;
+    /** 08S01. */
+    public static final int ER_NET_PACKETS_OUT_OF_ORDER = 1156;
+    /** 08S01: read timeout. */
+    public static final int ER_NET_READ_INTERRUPTED = 1159;
+    /** 08004: the client cannot do the server's auth plugin. */
+    public static final int ER_NOT_SUPPORTED_AUTH_MODE = 1251;
+    /** HY000: e.g. --read-only. */
+    public static final int ER_OPTION_PREVENTS_STATEMENT = 1290;
+    /** 70100. */
+    public static final int ER_QUERY_INTERRUPTED = 1317;
+
+    public static final String SQLSTATE_GENERAL = "HY000";
+    public static final String SQLSTATE_COMMUNICATION = "08S01";
+    public static final String SQLSTATE_ACCESS_DENIED = "28000";
+
+    private ErrorCodes() {}
+}

@@ -1,0 +1,324 @@
+package dev.sluice.protocol.stream;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Finds where a server's response ends, in the byte stream itself, without decoding rows.
+ *
+ * <p>A proxy forwards responses; it does not rebuild them. What it must know is where each one
+ * ends (to route the next command, to return a connection to a pool) and the status flags at the
+ * end (in transaction? more results?). This scanner walks packet headers over whatever bytes have
+ * arrived: row and column-definition packets are <em>passed through</em> as soon as their header
+ * is seen — even before their payload is complete — while the few packets whose content matters
+ * (the first packet of an answer, EOF/OK/ERR terminators, PREPARE_OK) are only settled once whole,
+ * so the caller holds back at most one small packet between reads.
+ *
+ * <pre>
+ *   scan(buf, from, to) ──▶ settled index s          bytes [from, s) may be forwarded now
+ *                          isComplete()               the response ended exactly at s
+ *                          bytes [s, to) are unsettled: present them again, with more after them
+ * </pre>
+ *
+ * <p>Sharp edges handled here: a 0xFFFFFF-long packet is continued by the next one (its first
+ * byte is data, not a header byte); a text row may start with 0xFE only when it is at least
+ * 16 MB long, which is how an EOF/OK terminator is told from a row; under
+ * CLIENT_DEPRECATE_EOF there is no EOF after column definitions and the result set ends with an
+ * OK packet headed 0xFE. See
+ * <a href="https://mariadb.com/kb/en/result-set-packets/">Result Set Packets</a> and
+ * <a href="https://dev.mysql.com/doc/dev/mysql-server/latest/page_protocol_com_query_response.html">COM_QUERY Response</a>.
+ *
+ * <p>Not thread-safe: one tracker per backend connection, used on its event loop.
+ */
+public final class ResponseTracker {
+    static final int HEADER = 4;
+    static final int MAX_PAYLOAD = 0xFFFFFF;
+    private static final int OK = 0x00;
+    private static final int EOF = 0xFE;
+    private static final int ERR = 0xFF;
+    private static final int LOCAL_INFILE = 0xFB;
+    /** An EOF packet (pre-DEPRECATE_EOF) is 5 bytes; anything from 9 bytes on is a row. */
+    private static final int EOF_MAX_LENGTH = 9;
+    private static final int STATUS_MORE_RESULTS = 0x0008;
+    private static final int STATUS_CURSOR_EXISTS = 0x0040;
+    private static final int STATUS_UNKNOWN = -1;
+
+    private enum Phase { IDLE, FIRST, COLUMNS, COLUMNS_EOF, ROWS, PREPARE_FIRST, PREPARE_PARAMS,
+        PREPARE_PARAMS_EOF, PREPARE_COLUMNS, PREPARE_COLUMNS_EOF, FIELD_LIST, SINGLE, STATISTICS, DONE }
+
+    private final boolean deprecateEof;
+    private ResponseListener listener = ResponseListener.NONE;
+    private Phase phase = Phase.IDLE;
+    private boolean cursorRequested;
+    /** Payload bytes of the current pass-through packet still to come. */
+    private long passThrough;
+    /** The previous packet was 0xFFFFFF long: the next one continues it. */
+    private boolean continued;
+    private long countdown;
+    private long preparedColumns;
+    private int lastStatus = STATUS_UNKNOWN;
+    private boolean localInfile;
+    private boolean error;
+
+    public ResponseTracker(boolean deprecateEof) {
+        this.deprecateEof = deprecateEof;
+    }
+
+    /** Arms the tracker for the answer to the command just sent. */
+    public void expect(ResponseKind kind, ResponseListener listener) {
+        this.listener = listener;
+        this.cursorRequested = kind == ResponseKind.RESULT_WITH_CURSOR;
+        this.passThrough = 0;
+        this.continued = false;
+        this.localInfile = false;
+        this.error = false;
+        this.lastStatus = STATUS_UNKNOWN;
+        this.phase = switch (kind) {
+            case RESULT, RESULT_WITH_CURSOR -> Phase.FIRST;
+            case PREPARE -> Phase.PREPARE_FIRST;
+            case FETCH -> Phase.ROWS;
+            case FIELD_LIST -> Phase.FIELD_LIST;
+            case STATISTICS -> Phase.STATISTICS;
+            case SINGLE -> Phase.SINGLE;
+        };
+    }
+
+    public boolean isIdle() {
+        return phase == Phase.IDLE;
+    }
+
+    /** True once the armed response has ended; {@link #expect} re-arms. */
+    public boolean isComplete() {
+        return phase == Phase.DONE;
+    }
+
+    /** Status flags of the last OK/EOF seen, or -1 when the response carried none (ERR). */
+    public int lastStatus() {
+        return lastStatus;
+    }
+
+    /** The response was a LOCAL INFILE request: the client must now send the file. */
+    public boolean isLocalInfileRequest() {
+        return localInfile;
+    }
+
+    /** The response ended with an ERR packet. */
+    public boolean endedWithError() {
+        return error;
+    }
+
+    /** Marks the tracker idle after its completed response was consumed. */
+    public void reset() {
+        phase = Phase.IDLE;
+        listener = ResponseListener.NONE;
+    }
+
+    /**
+     * Scans {@code buf[from, to)}. Returns the settled index; stops early exactly where the
+     * response completes. Bytes arriving while idle are not settled (the caller decides what an
+     * unsolicited packet means).
+     */
+    public int scan(ByteBuf buf, int from, int to) {
+        int i = from;
+        while (i < to && phase != Phase.DONE && phase != Phase.IDLE) {
+            if (passThrough > 0) {
+                int n = (int) Math.min(passThrough, to - i);
+                i += n;
+                passThrough -= n;
+                if (passThrough == 0) {
+                    packetPassed();
+                }
+                continue;
+            }
+            if (to - i < HEADER) {
+                break;
+            }
+            int length = buf.getUnsignedMediumLE(i);
+            boolean isContinuation = continued;
+            continued = length == MAX_PAYLOAD;
+            if (isContinuation || length == 0) {
+                i += HEADER;
+                passThrough = length;
+                if (length == 0) {
+                    packetPassed();
+                }
+                continue;
+            }
+            if (to - i < HEADER + 1) {
+                continued = isContinuation;
+                break;
+            }
+            int first = buf.getUnsignedByte(i + HEADER);
+            if (needsWhole(first, length)) {
+                if (to - i < HEADER + length) {
+                    continued = isContinuation;
+                    break;
+                }
+                inspect(buf, i + HEADER, length, first);
+                i += HEADER + length;
+            } else {
+                i += HEADER;
+                passThrough = length;
+            }
+        }
+        return i;
+    }
+
+    private boolean isTerminator(int first, int length) {
+        return first == EOF && (deprecateEof ? length < MAX_PAYLOAD : length < EOF_MAX_LENGTH);
+    }
+
+    /** Whether this packet's content decides something, so it must be whole before it settles. */
+    private boolean needsWhole(int first, int length) {
+        return switch (phase) {
+            case FIRST, COLUMNS_EOF, PREPARE_FIRST, PREPARE_PARAMS_EOF, PREPARE_COLUMNS_EOF, SINGLE, STATISTICS -> true;
+            case ROWS, FIELD_LIST -> first == ERR || isTerminator(first, length);
+            default -> false;
+        };
+    }
+
+    /** A pass-through packet has been fully passed: count it where counting matters. */
+    private void packetPassed() {
+        if (continued) {
+            return;
+        }
+        switch (phase) {
+            case COLUMNS -> {
+                if (--countdown == 0) {
+                    phase = deprecateEof ? afterColumnsWithoutEof() : Phase.COLUMNS_EOF;
+                }
+            }
+            case PREPARE_PARAMS -> {
+                if (--countdown == 0) {
+                    phase = deprecateEof ? afterPrepareParams() : Phase.PREPARE_PARAMS_EOF;
+                }
+            }
+            case PREPARE_COLUMNS -> {
+                if (--countdown == 0) {
+                    phase = deprecateEof ? Phase.DONE : Phase.PREPARE_COLUMNS_EOF;
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    private Phase afterColumnsWithoutEof() {
+        // With a cursor and CLIENT_DEPRECATE_EOF the server still closes the metadata with a
+        // terminator carrying SERVER_STATUS_CURSOR_EXISTS; COLUMNS_EOF reads it either way.
+        return cursorRequested ? Phase.COLUMNS_EOF : Phase.ROWS;
+    }
+
+    private Phase afterPrepareParams() {
+        if (preparedColumns == 0) {
+            return Phase.DONE;
+        }
+        countdown = preparedColumns;
+        return Phase.PREPARE_COLUMNS;
+    }
+
+    private void inspect(ByteBuf buf, int payload, int length, int first) {
+        if (first == ERR && phase != Phase.STATISTICS) {
+            error = true;
+            lastStatus = STATUS_UNKNOWN;
+            listener.onError(buf, payload, length);
+            phase = Phase.DONE;
+            return;
+        }
+        switch (phase) {
+            case FIRST -> inspectFirst(buf, payload, length, first);
+            case COLUMNS_EOF -> {
+                int status = terminatorStatus(buf, payload, length, first);
+                phase = cursorRequested && (status & STATUS_CURSOR_EXISTS) != 0 ? Phase.DONE : Phase.ROWS;
+            }
+            case ROWS -> {
+                int status = terminatorStatus(buf, payload, length, first);
+                phase = (status & STATUS_MORE_RESULTS) != 0 ? Phase.FIRST : Phase.DONE;
+            }
+            case FIELD_LIST -> {
+                terminatorStatus(buf, payload, length, first);
+                phase = Phase.DONE;
+            }
+            case PREPARE_FIRST -> inspectPrepareOk(buf, payload, length);
+            case PREPARE_PARAMS_EOF -> phase = afterPrepareParams();
+            case PREPARE_COLUMNS_EOF -> phase = Phase.DONE;
+            case SINGLE -> {
+                if (first == OK) {
+                    lastStatus = okStatus(buf, payload, length);
+                    listener.onOk(buf, payload, length);
+                } else if (first == EOF && length < EOF_MAX_LENGTH) {
+                    lastStatus = eofStatus(buf, payload, length);
+                }
+                phase = Phase.DONE;
+            }
+            case STATISTICS -> phase = Phase.DONE;
+            default -> throw new IllegalStateException("inspect in phase " + phase);
+        }
+    }
+
+    private void inspectFirst(ByteBuf buf, int payload, int length, int first) {
+        if (first == OK) {
+            lastStatus = okStatus(buf, payload, length);
+            listener.onOk(buf, payload, length);
+            phase = (lastStatus & STATUS_MORE_RESULTS) != 0 ? Phase.FIRST : Phase.DONE;
+        } else if (first == LOCAL_INFILE) {
+            localInfile = true;
+            listener.onLocalInfileRequest(buf, payload, length);
+            phase = Phase.DONE;
+        } else {
+            long columns = LengthEncodedReader.readInt(buf, payload, payload + length);
+            if (columns <= 0) {
+                // Not a column count: the stream is not what we think it is. End here so the
+                // caller sees an odd response rather than waiting forever.
+                phase = Phase.DONE;
+                return;
+            }
+            countdown = columns;
+            phase = Phase.COLUMNS;
+        }
+    }
+
+    private void inspectPrepareOk(ByteBuf buf, int payload, int length) {
+        // 0x00, stmt id (4), columns (2), params (2), filler (1), warnings (2)
+        final int columnsOffset = 5;
+        final int paramsOffset = 7;
+        if (length < paramsOffset + 2) {
+            phase = Phase.DONE;
+            return;
+        }
+        listener.onPrepareOk(buf, payload, length);
+        preparedColumns = buf.getUnsignedShortLE(payload + columnsOffset);
+        int params = buf.getUnsignedShortLE(payload + paramsOffset);
+        if (params > 0) {
+            countdown = params;
+            phase = Phase.PREPARE_PARAMS;
+        } else {
+            phase = afterPrepareParams();
+        }
+    }
+
+    /** Status of a terminator: OK layout under DEPRECATE_EOF, EOF layout otherwise. */
+    private int terminatorStatus(ByteBuf buf, int payload, int length, int first) {
+        if (first == EOF && length < EOF_MAX_LENGTH) {
+            lastStatus = eofStatus(buf, payload, length);
+        } else {
+            lastStatus = okStatus(buf, payload, length);
+            listener.onOk(buf, payload, length);
+        }
+        return lastStatus;
+    }
+
+    private static int eofStatus(ByteBuf buf, int payload, int length) {
+        // 0xFE, warnings (2), status (2)
+        final int statusOffset = 3;
+        return length >= statusOffset + 2 ? buf.getUnsignedShortLE(payload + statusOffset) : 0;
+    }
+
+    /** Status flags of an OK packet: header, affected rows, last insert id, then status. */
+    static int okStatus(ByteBuf buf, int payload, int length) {
+        int end = payload + length;
+        int p = payload + 1;
+        p = LengthEncodedReader.skip(buf, p, end);
+        p = LengthEncodedReader.skip(buf, p, end);
+        return p >= 0 && p + 2 <= end ? buf.getUnsignedShortLE(p) : 0;
+    }
+}

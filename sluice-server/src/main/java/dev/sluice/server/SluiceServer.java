@@ -1,0 +1,145 @@
+package dev.sluice.server;
+
+import dev.sluice.protocol.Capabilities;
+import dev.sluice.server.auth.AccountStore;
+import dev.sluice.server.auth.Authenticator;
+import dev.sluice.server.auth.Credential;
+import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.backend.BackendConnector;
+import dev.sluice.server.backend.InternalQuery;
+import dev.sluice.server.backend.LoginRequest;
+import dev.sluice.server.backend.QueryResult;
+import dev.sluice.server.config.EndpointConfig;
+import dev.sluice.server.config.SluiceConfig;
+import dev.sluice.server.config.UserConfig;
+import dev.sluice.server.frontend.EndpointListener;
+import dev.sluice.server.net.Transport;
+import dev.sluice.server.runtime.EndpointRuntime;
+import dev.sluice.server.runtime.NodeRef;
+import dev.sluice.server.runtime.ProxyRuntime;
+import dev.sluice.server.runtime.ServerIdentity;
+import io.netty.channel.EventLoopGroup;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running Sluice: event loops, the shared runtime, and one listener per endpoint. Started by
+ * the CLI's {@code run}, and in-process by the integration tests.
+ */
+public final class SluiceServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SluiceServer.class);
+    private static final Duration ACCOUNT_RELOAD_MIN_INTERVAL = Duration.ofSeconds(1);
+    private static final Duration STARTUP_ACCOUNT_WAIT = Duration.ofSeconds(10);
+    private static final int UTF8MB4_GENERAL_CI = 45;
+    /** What Sluice's own connections (monitor, account loading) negotiate. */
+    static final long INTERNAL_CAPABILITIES = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION
+            | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA
+            | Capabilities.CLIENT_TRANSACTIONS | Capabilities.CLIENT_MULTI_RESULTS | Capabilities.CLIENT_LONG_PASSWORD
+            | Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_SESSION_TRACK;
+
+    private final Transport transport;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final ProxyRuntime runtime;
+    private final List<EndpointListener> listeners = new ArrayList<>();
+
+    private SluiceServer(SluiceConfig config) {
+        this.transport = Transport.best();
+        this.boss = transport.newGroup(1, "sluice-accept");
+        this.workers = transport.newGroup(config.limits().ioThreads(), "sluice-io");
+        BackendConnector connector = new BackendConnector(transport, config.limits().backendConnectTimeout(),
+                config.limits().backendConnectTimeout());
+        Map<String, byte[]> passwords = new HashMap<>();
+        for (UserConfig u : config.users()) {
+            passwords.put(u.user(), u.password().getBytes(StandardCharsets.UTF_8));
+        }
+        ProxyRuntime[] holder = new ProxyRuntime[1];
+        AccountStore accounts = new AccountStore(() -> loadAccounts(holder[0]), passwords,
+                ACCOUNT_RELOAD_MIN_INTERVAL, System::nanoTime);
+        this.runtime = new ProxyRuntime(config, connector, new Authenticator(accounts));
+        holder[0] = runtime;
+    }
+
+    public static SluiceServer start(SluiceConfig config) throws InterruptedException {
+        SluiceServer server = new SluiceServer(config);
+        try {
+            server.startListening();
+        } catch (RuntimeException | InterruptedException e) {
+            server.close();
+            throw e;
+        }
+        return server;
+    }
+
+    private void startListening() throws InterruptedException {
+        LOG.info("transport: {}, {} I/O threads", transport.name(), runtime.config().limits().ioThreads());
+        try {
+            runtime.authenticator().accounts().load().get(STARTUP_ACCOUNT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            LOG.warn("accounts not loaded at start ({}); they load at the first login", e.toString());
+        }
+        for (EndpointConfig e : runtime.config().endpoints()) {
+            EndpointListener l = new EndpointListener(new EndpointRuntime(e));
+            l.bind(transport, boss, workers, runtime);
+            listeners.add(l);
+            LOG.info("endpoint '{}' ({}) listening on {}", e.name(), e.mode(), l.localAddress());
+        }
+    }
+
+    public ProxyRuntime runtime() {
+        return runtime;
+    }
+
+    public Optional<InetSocketAddress> endpointAddress(String name) {
+        return listeners.stream().filter(l -> l.endpoint().name().equals(name)).findFirst()
+                .map(EndpointListener::localAddress);
+    }
+
+    /** Reads the accounts on the primary with the monitor's credentials (and learns its identity). */
+    private CompletableFuture<QueryResult> loadAccounts(ProxyRuntime rt) {
+        CompletableFuture<QueryResult> out = new CompletableFuture<>();
+        NodeRef primary = rt.primary();
+        var monitor = rt.config().monitor();
+        LoginRequest login = new LoginRequest(monitor.user(),
+                new Credential.PlainPassword(monitor.password().getBytes(StandardCharsets.UTF_8)), Optional.empty(),
+                INTERNAL_CAPABILITIES, UTF8MB4_GENERAL_CI, 1 << 24, Map.of("program_name", "sluice"));
+        var loop = workers.next();
+        rt.connector().connect(loop, primary.name(), primary.id(), primary.address(), login).addListener(f -> {
+            if (!f.isSuccess()) {
+                out.completeExceptionally(f.cause());
+                return;
+            }
+            BackendConnection b = (BackendConnection) f.getNow();
+            rt.identity(new ServerIdentity(b.greeting().serverVersion(), b.greeting().capabilities(),
+                    b.greeting().collation()));
+            InternalQuery.run(b, AccountStore.ACCOUNTS_QUERY).whenComplete((r, e) -> {
+                b.close();
+                if (e != null) {
+                    out.completeExceptionally(e);
+                } else {
+                    out.complete(r);
+                }
+            });
+        });
+        return out;
+    }
+
+    @Override
+    public void close() {
+        for (EndpointListener l : listeners) {
+            l.close();
+        }
+        boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,129 @@
+package dev.sluice.server.auth;
+
+import dev.sluice.protocol.auth.NativePassword;
+import dev.sluice.server.backend.QueryResult;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The accounts clients may log in as, loaded from the primary's account table (what MaxScale
+ * does): Sluice verifies a client's password answer itself and never stores a password. Reloads
+ * when a login names an unknown user or fails its check — an account created or changed a moment
+ * ago must work — but at most once per {@code minReloadInterval}, so a stream of bad logins cannot
+ * turn into a stream of queries on the primary.
+ */
+public final class AccountStore {
+    private static final Logger LOG = LoggerFactory.getLogger(AccountStore.class);
+    /** Accounts of MariaDB 10.4+ and MySQL 5.7+; roles are not accounts. */
+    public static final String ACCOUNTS_QUERY = "SELECT user, host, authentication_string, plugin FROM mysql.user";
+    private static final String NATIVE = "mysql_native_password";
+
+    private final Supplier<CompletableFuture<QueryResult>> loader;
+    private final Map<String, byte[]> configuredPasswords;
+    private final Duration minReloadInterval;
+    private final LongSupplier nanoClock;
+    private volatile Map<String, List<Account>> accounts = Map.of();
+    private long lastLoadStartNanos;
+    private boolean everLoaded;
+    private CompletableFuture<Void> loading;
+
+    /**
+     * @param loader runs {@link #ACCOUNTS_QUERY} on the primary
+     * @param configuredPasswords plain passwords from the configuration's {@code users:} list
+     */
+    public AccountStore(Supplier<CompletableFuture<QueryResult>> loader, Map<String, byte[]> configuredPasswords,
+            Duration minReloadInterval, LongSupplier nanoClock) {
+        this.loader = loader;
+        this.configuredPasswords = Map.copyOf(configuredPasswords);
+        this.minReloadInterval = minReloadInterval;
+        this.nanoClock = nanoClock;
+    }
+
+    public Optional<byte[]> configuredPassword(String user) {
+        return Optional.ofNullable(configuredPasswords.get(user)).map(byte[]::clone);
+    }
+
+    /** The most specific account of {@code user} that admits {@code clientHost}. */
+    public Optional<Account> find(String user, String clientHost) {
+        return accounts.getOrDefault(user, List.of()).stream()
+                .filter(a -> a.admits(clientHost))
+                .max(Comparator.comparingInt(Account::specificity));
+    }
+
+    public int size() {
+        return accounts.values().stream().mapToInt(List::size).sum();
+    }
+
+    /** Loads now (at start). */
+    public synchronized CompletableFuture<Void> load() {
+        if (loading != null && !loading.isDone()) {
+            return loading;
+        }
+        lastLoadStartNanos = nanoClock.getAsLong();
+        everLoaded = true;
+        loading = loader.get().thenAccept(this::install).exceptionally(e -> {
+            LOG.warn("could not load accounts from the primary: {}", e.getMessage());
+            return null;
+        });
+        return loading;
+    }
+
+    /** Reloads unless one ran within the minimum interval; completes when the store is current. */
+    public synchronized CompletableFuture<Void> reloadIfAllowed() {
+        if (loading != null && !loading.isDone()) {
+            return loading;
+        }
+        if (everLoaded && nanoClock.getAsLong() - lastLoadStartNanos < minReloadInterval.toNanos()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return load();
+    }
+
+    private void install(QueryResult result) {
+        if (result.isError()) {
+            LOG.warn("could not load accounts from the primary: {}", result.error().get().message());
+            return;
+        }
+        Map<String, List<Account>> byUser = new HashMap<>();
+        for (List<String> row : result.rows()) {
+            String user = result.value(row, "User") != null ? result.value(row, "User") : result.value(row, "user");
+            String host = result.value(row, "Host") != null ? result.value(row, "Host") : result.value(row, "host");
+            String auth = Optional.ofNullable(result.value(row, "authentication_string")).orElse("");
+            String plugin = Optional.ofNullable(result.value(row, "plugin")).filter(p -> !p.isEmpty()).orElse(NATIVE);
+            if (user == null || host == null) {
+                continue;
+            }
+            Optional<byte[]> stage2 = Optional.empty();
+            if (NATIVE.equals(plugin)) {
+                stage2 = parseNative(auth);
+            }
+            byUser.computeIfAbsent(user, u -> new ArrayList<>()).add(new Account(user, host, plugin, stage2));
+        }
+        accounts = byUser;
+        LOG.info("loaded {} accounts from the primary", byUser.values().stream().mapToInt(List::size).sum());
+    }
+
+    private static Optional<byte[]> parseNative(String authenticationString) {
+        try {
+            return Optional.of(NativePassword.parseStage2(authenticationString));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** For tests and the users: list: a native account from a plain password. */
+    public static byte[] stage2Of(String password) {
+        return NativePassword.stage2(password.getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,19 @@
+package dev.sluice.server.auth;
+
+/** The result of checking a client's login answer. */
+public sealed interface AuthOutcome {
+
+    /** Logged in; {@code credential} logs the same user in to backends. */
+    record Accepted(Credential credential) implements AuthOutcome {
+    }
+
+    /** The client must answer again with this plugin (sent with Sluice's scramble). */
+    record SwitchPlugin(String plugin) implements AuthOutcome {
+    }
+
+    /** Refused; the reason is for the log, the client gets the server's usual message. */
+    record Denied(Reason reason, String detail) implements AuthOutcome {
+    }
+
+    enum Reason { UNKNOWN_USER, WRONG_PASSWORD, UNSUPPORTED_PLUGIN }
+}

@@ -1,0 +1,209 @@
+package dev.sluice.server.backend;
+
+import dev.sluice.protocol.handshake.HandshakeV10;
+import dev.sluice.protocol.stream.ResponseKind;
+import dev.sluice.protocol.stream.ResponseTracker;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import java.util.ArrayDeque;
+
+/**
+ * One logged-in connection to one backend server.
+ *
+ * <p>Commands are written as they come (pipelined); their responses come back in the same order
+ * and each is handed, byte range by byte range, to the {@link ResponseSink} that was given with
+ * its command. A {@link ResponseTracker} finds where each response ends.
+ *
+ * <pre>
+ *   send(cmd, kind, sink) ──▶ socket ──▶ server
+ *                                          │ responses, in order
+ *   sink.onBytes(slice) ◀── tracker.scan ◀─┘   sink.onComplete() at each end
+ * </pre>
+ *
+ * <p>Confined to one event loop (the client session's), so nothing here is synchronized.
+ */
+public final class BackendConnection {
+    private final String nodeName;
+    private final int nodeId;
+    private final Channel channel;
+    private final HandshakeV10 greeting;
+    private final long capabilities;
+    private final ResponseTracker tracker;
+    private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
+    private ByteBuf unsettled;
+    private boolean closed;
+
+    private record Pending(ResponseKind kind, ResponseSink sink) {
+    }
+
+    BackendConnection(String nodeName, int nodeId, Channel channel, HandshakeV10 greeting, long capabilities) {
+        this.nodeName = nodeName;
+        this.nodeId = nodeId;
+        this.channel = channel;
+        this.greeting = greeting;
+        this.capabilities = capabilities;
+        this.tracker = new ResponseTracker(BackendLogin.deprecateEof(capabilities));
+    }
+
+    public String nodeName() {
+        return nodeName;
+    }
+
+    public int nodeId() {
+        return nodeId;
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    public long capabilities() {
+        return capabilities;
+    }
+
+    /** The backend's own connection id (what KILL on that server takes). */
+    public long serverConnectionId() {
+        return greeting.connectionId();
+    }
+
+    public String serverVersion() {
+        return greeting.serverVersion();
+    }
+
+    /** The server's greeting: its version, capabilities and default collation. */
+    public HandshakeV10 greeting() {
+        return greeting;
+    }
+
+    public boolean isUsable() {
+        return !closed && channel.isActive();
+    }
+
+    /** Responses still owed by the server. */
+    public int pendingResponses() {
+        return inFlight.size();
+    }
+
+    /** Writes a whole command (one or more packets, headers included) and expects one response. */
+    public void send(ByteBuf packets, ResponseKind kind, ResponseSink sink) {
+        expect(kind, sink);
+        channel.writeAndFlush(packets, channel.voidPromise());
+    }
+
+    /** Expects one more response, for bytes written separately (e.g. LOCAL INFILE data). */
+    public void expect(ResponseKind kind, ResponseSink sink) {
+        if (closed) {
+            sink.onFailure(this, new BackendException("connection to backend '" + nodeName + "' is closed"));
+            return;
+        }
+        Pending p = new Pending(kind, sink);
+        inFlight.addLast(p);
+        if (inFlight.size() == 1) {
+            tracker.expect(kind, sink.listener());
+        }
+    }
+
+    /** Writes packets that get no response of their own (COM_STMT_CLOSE, continuation packets). */
+    public void write(ByteBuf packets, boolean flush) {
+        if (closed) {
+            packets.release();
+            return;
+        }
+        if (flush) {
+            channel.writeAndFlush(packets, channel.voidPromise());
+        } else {
+            channel.write(packets, channel.voidPromise());
+        }
+    }
+
+    public void flush() {
+        channel.flush();
+    }
+
+    /** Stops (or resumes) reading from the server: the client cannot take more bytes right now. */
+    public void pauseReading(boolean pause) {
+        channel.config().setAutoRead(!pause);
+    }
+
+    public void close() {
+        if (!closed) {
+            closed = true;
+            channel.close();
+        }
+    }
+
+    /** Bytes from the server, in command phase. Takes ownership of {@code msg}. */
+    void onRead(ByteBuf msg) {
+        ByteBuf buf = msg;
+        if (unsettled != null) {
+            buf = channel.alloc().buffer(unsettled.readableBytes() + msg.readableBytes());
+            buf.writeBytes(unsettled).writeBytes(msg);
+            unsettled.release();
+            unsettled = null;
+            msg.release();
+        }
+        try {
+            while (buf.isReadable()) {
+                Pending head = inFlight.peekFirst();
+                if (head == null) {
+                    unsolicited(buf);
+                    return;
+                }
+                int from = buf.readerIndex();
+                int settled = tracker.scan(buf, from, buf.writerIndex());
+                if (settled > from) {
+                    head.sink().onBytes(buf.retainedSlice(from, settled - from));
+                    buf.readerIndex(settled);
+                }
+                if (!tracker.isComplete()) {
+                    break;
+                }
+                inFlight.pollFirst();
+                head.sink().onComplete(this, tracker);
+                Pending next = inFlight.peekFirst();
+                if (next != null) {
+                    tracker.expect(next.kind(), next.sink().listener());
+                } else {
+                    tracker.reset();
+                }
+            }
+            if (buf.isReadable()) {
+                unsettled = channel.alloc().buffer(buf.readableBytes()).writeBytes(buf);
+            }
+        } finally {
+            buf.release();
+        }
+    }
+
+    void onReadComplete() {
+        // Every sink that took bytes in this batch gets the hint; in practice that is the head.
+        Pending head = inFlight.peekFirst();
+        if (head != null) {
+            head.sink().onReadBatchComplete();
+        }
+    }
+
+    /** A packet while nothing was asked: the server is closing us (shutdown, KILL, timeout). */
+    private void unsolicited(ByteBuf buf) {
+        closed = true;
+        channel.close();
+    }
+
+    /** The connection is gone: every response still owed fails. */
+    void onClosed(Throwable cause) {
+        closed = true;
+        if (unsettled != null) {
+            unsettled.release();
+            unsettled = null;
+        }
+        Pending p;
+        while ((p = inFlight.pollFirst()) != null) {
+            p.sink().onFailure(this, cause);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "backend " + nodeName + " #" + greeting.connectionId();
+    }
+}

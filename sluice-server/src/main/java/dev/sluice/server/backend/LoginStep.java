@@ -1,0 +1,24 @@
+package dev.sluice.server.backend;
+
+import dev.sluice.protocol.handshake.HandshakeV10;
+import io.netty.buffer.ByteBuf;
+
+/** What the backend login does after each packet from the server. */
+sealed interface LoginStep {
+
+    /** Send this payload with this sequence id. */
+    record Reply(ByteBuf payload, int sequenceId) implements LoginStep {
+    }
+
+    /** Nothing to send; wait for the next packet. */
+    record Wait() implements LoginStep {
+    }
+
+    /** Logged in with these capabilities. */
+    record Success(HandshakeV10 greeting, long capabilities) implements LoginStep {
+    }
+
+    /** Refused or broken. */
+    record Failure(BackendException cause) implements LoginStep {
+    }
+}

@@ -1,0 +1,5 @@
+package dev.sluice.server.config;
+
+/** The admin HTTP API and dashboard; an empty token means changes need no token. */
+public record AdminConfig(HostPort listen, String token) {
+}

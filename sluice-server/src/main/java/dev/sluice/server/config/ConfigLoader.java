@@ -1,0 +1,195 @@
+package dev.sluice.server.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads the YAML configuration into {@link SluiceConfig}, refusing anything it does not
+ * understand: every unknown key and every bad value is reported with its path and what is
+ * allowed, so that a typo stops the start instead of silently meaning "default".
+ */
+public final class ConfigLoader {
+    static final int MAX_WEIGHT = 10_000;
+    private static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
+    private static final Duration DEFAULT_CONSISTENCY_TIMEOUT = Duration.ofMillis(10);
+    private static final Duration DEFAULT_MAX_LAG = Duration.ofSeconds(30);
+    private static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+
+    private ConfigLoader() {
+    }
+
+    public static SluiceConfig load(Path file) {
+        try {
+            return parse(Files.readString(file));
+        } catch (IOException e) {
+            throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    public static SluiceConfig parse(String yaml) {
+        JsonNode root;
+        try {
+            root = new ObjectMapper(new YAMLFactory()).readTree(yaml);
+        } catch (IOException e) {
+            throw new ConfigException("the configuration is not valid YAML: " + e.getMessage(), e);
+        }
+        YamlSection top = new YamlSection("", root);
+        MonitorConfig monitor = monitor(top.sectionOrEmpty("monitor"));
+        List<NodeConfig> nodes = nodes(top);
+        LimitsConfig limits = limits(top.sectionOrEmpty("limits"));
+        List<EndpointConfig> endpoints = new ArrayList<>();
+        for (YamlSection e : top.sectionList("endpoints")) {
+            endpoints.add(endpoint(e, nodes));
+        }
+        if (endpoints.isEmpty()) {
+            throw new ConfigException("endpoints: at least one endpoint is required");
+        }
+        checkUnique(endpoints.stream().map(EndpointConfig::name).toList(), "endpoints", "name");
+        checkUnique(endpoints.stream().map(e -> e.listen().toString()).toList(), "endpoints", "listen address");
+        AdminConfig admin = admin(top.sectionOrEmpty("admin"));
+        List<UserConfig> users = new ArrayList<>();
+        for (YamlSection u : top.sectionList("users")) {
+            users.add(new UserConfig(u.requiredText("user"), u.text("password").orElse("")));
+            u.rejectUnknownKeys();
+        }
+        top.rejectUnknownKeys();
+        return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits);
+    }
+
+    private static MonitorConfig monitor(YamlSection s) {
+        MonitorConfig m = new MonitorConfig(s.text("user").orElse("monitor"), s.text("password").orElse(""),
+                s.parsed("interval", DEFAULT_INTERVAL, v -> ConfigValues.duration(s.path() + ".interval", v)),
+                s.parsed("connect-timeout", Duration.ofSeconds(1),
+                        v -> ConfigValues.duration(s.path() + ".connect-timeout", v)),
+                s.parsed("query-timeout", Duration.ofSeconds(1),
+                        v -> ConfigValues.duration(s.path() + ".query-timeout", v)));
+        s.rejectUnknownKeys();
+        return m;
+    }
+
+    private static List<NodeConfig> nodes(YamlSection top) {
+        List<NodeConfig> nodes = new ArrayList<>();
+        for (YamlSection n : top.sectionList("nodes")) {
+            String name = n.requiredText("name");
+            HostPort address = ConfigValues.hostPort(n.path() + ".address", n.requiredText("address"));
+            String role = n.choice("role", "replica", "primary", "replica");
+            Optional<String> zone = n.text("zone");
+            int capacity = n.integer("capacity", 1, 1, MAX_WEIGHT);
+            n.rejectUnknownKeys();
+            nodes.add(new NodeConfig(name, address, role.equals("primary") ? NodeConfig.Role.PRIMARY
+                    : NodeConfig.Role.REPLICA, zone, capacity));
+        }
+        if (nodes.isEmpty()) {
+            throw new ConfigException("nodes: at least the primary is required");
+        }
+        checkUnique(nodes.stream().map(NodeConfig::name).toList(), "nodes", "name");
+        long primaries = nodes.stream().filter(n -> n.role() == NodeConfig.Role.PRIMARY).count();
+        if (primaries != 1) {
+            throw new ConfigException("nodes: exactly one node must have role: primary (found " + primaries + ")");
+        }
+        return nodes;
+    }
+
+    private static EndpointConfig endpoint(YamlSection e, List<NodeConfig> nodes) {
+        String name = e.requiredText("name");
+        HostPort listen = ConfigValues.hostPort(e.path() + ".listen", e.requiredText("listen"));
+        String mode = e.choice("mode", EndpointConfig.READ_WRITE, EndpointConfig.READ_WRITE, EndpointConfig.READ_ONLY);
+        List<String> names = e.has("nodes") ? e.stringList("nodes")
+                : nodes.stream().filter(n -> mode.equals(EndpointConfig.READ_WRITE) || n.role() == NodeConfig.Role.REPLICA)
+                        .map(NodeConfig::name).toList();
+        Set<String> known = new HashSet<>(nodes.stream().map(NodeConfig::name).toList());
+        for (String n : names) {
+            if (!known.contains(n)) {
+                throw new ConfigException(e.path() + ".nodes: unknown node '" + n + "'; configured nodes: "
+                        + String.join(", ", known));
+            }
+        }
+        checkUnique(names, e.path() + ".nodes", "node");
+        Optional<Map<String, Integer>> weights = weights(e, names);
+        EndpointConfig cfg = new EndpointConfig(name, listen, mode, names, weights,
+                e.choice("balancer", "least-active", "least-active", "weighted"),
+                e.choice("consistency", "eventual", "eventual", "session", "global"),
+                e.parsed("consistency-timeout", DEFAULT_CONSISTENCY_TIMEOUT,
+                        v -> ConfigValues.duration(e.path() + ".consistency-timeout", v)),
+                e.choice("consistency-timeout-action", "primary", "primary", "error"),
+                e.parsed("max-replication-lag", DEFAULT_MAX_LAG,
+                        v -> ConfigValues.duration(e.path() + ".max-replication-lag", v)),
+                e.integer("min-reserved-nodes", 0, 0, MAX_WEIGHT),
+                e.bool("transaction-splitting", false),
+                e.choice("connection-pool", "none", "none", "session", "transaction"),
+                e.has("allow") ? e.stringList("allow") : List.of("127.0.0.0/8", "::1/128"),
+                e.integer("max-connections", DEFAULT_MAX_CONNECTIONS, 1, 1_000_000));
+        e.rejectUnknownKeys();
+        return cfg;
+    }
+
+    private static Optional<Map<String, Integer>> weights(YamlSection e, List<String> endpointNodes) {
+        Optional<JsonNode> w = e.node("weights");
+        if (w.isEmpty() || (w.get().isTextual() && w.get().asText().equals("auto"))) {
+            return Optional.empty();
+        }
+        String path = e.path() + ".weights";
+        if (!w.get().isObject()) {
+            throw new ConfigException(path + ": '" + w.get().asText() + "' is not allowed; use auto or a map "
+                    + "such as {primary: 0, ro1: 100}");
+        }
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (var it = w.get().fields(); it.hasNext(); ) {
+            var entry = it.next();
+            if (!endpointNodes.contains(entry.getKey())) {
+                throw new ConfigException(path + ": node '" + entry.getKey() + "' is not in this endpoint's nodes "
+                        + endpointNodes);
+            }
+            JsonNode v = entry.getValue();
+            if (!v.isIntegralNumber() || v.asLong() < 0 || v.asLong() > MAX_WEIGHT) {
+                throw new ConfigException(path + "." + entry.getKey() + ": '" + v.asText()
+                        + "' is not a weight; use a whole number in 0..10000");
+            }
+            out.put(entry.getKey(), v.asInt());
+        }
+        return Optional.of(out);
+    }
+
+    private static AdminConfig admin(YamlSection s) {
+        AdminConfig a = new AdminConfig(ConfigValues.hostPort(s.path() + ".listen",
+                s.text("listen").orElse("127.0.0.1:8033")), s.text("token").orElse(""));
+        s.rejectUnknownKeys();
+        return a;
+    }
+
+    private static LimitsConfig limits(YamlSection s) {
+        LimitsConfig l = new LimitsConfig(
+                s.parsed("handshake-timeout", LimitsConfig.DEFAULT_HANDSHAKE_TIMEOUT,
+                        v -> ConfigValues.duration(s.path() + ".handshake-timeout", v)),
+                s.parsed("idle-timeout", LimitsConfig.DEFAULT_IDLE_TIMEOUT,
+                        v -> ConfigValues.duration(s.path() + ".idle-timeout", v)),
+                s.parsed("max-packet-size", LimitsConfig.DEFAULT_MAX_PACKET_SIZE,
+                        v -> ConfigValues.size(s.path() + ".max-packet-size", v)),
+                s.parsed("backend-connect-timeout", LimitsConfig.DEFAULT_BACKEND_CONNECT_TIMEOUT,
+                        v -> ConfigValues.duration(s.path() + ".backend-connect-timeout", v)),
+                s.integer("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256));
+        s.rejectUnknownKeys();
+        return l;
+    }
+
+    private static void checkUnique(List<String> values, String where, String what) {
+        Set<String> seen = new HashSet<>();
+        for (String v : values) {
+            if (!seen.add(v)) {
+                throw new ConfigException(where + ": " + what + " '" + v + "' appears twice");
+            }
+        }
+    }
+}

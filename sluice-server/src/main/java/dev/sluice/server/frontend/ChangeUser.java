@@ -1,0 +1,103 @@
+package dev.sluice.server.frontend;
+
+import dev.sluice.protocol.Capabilities;
+import dev.sluice.protocol.Fields;
+import dev.sluice.protocol.MalformedPacketException;
+import dev.sluice.protocol.handshake.AuthSwitchRequest;
+import dev.sluice.protocol.packet.Packets;
+import dev.sluice.protocol.response.ErrorCodes;
+import dev.sluice.server.auth.AuthOutcome;
+import dev.sluice.server.backend.BackendConnection;
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * COM_CHANGE_USER, answered by Sluice: the new user is checked against Sluice's scramble like a
+ * login, then the session starts over — backends closed, statements forgotten — and its first
+ * backend is opened as the new user (so a refused database is reported now, as the server would).
+ */
+final class ChangeUser {
+    private final ClientSession session;
+    private String user;
+    private Optional<String> database = Optional.empty();
+    private int collation;
+    private Map<String, String> attributes = Map.of();
+
+    ChangeUser(ClientSession session) {
+        this.session = session;
+    }
+
+    void start(ByteBuf frame) {
+        session.holdCommand();
+        String plugin;
+        byte[] answer;
+        try {
+            ByteBuf p = frame.slice(frame.readerIndex() + Packets.HEADER_SIZE + 1,
+                    Packets.payloadLength(frame, frame.readerIndex()) - 1);
+            long caps = session.identity().capabilities();
+            user = Fields.readNulString(p, StandardCharsets.UTF_8, "user");
+            if (Capabilities.has(caps, Capabilities.CLIENT_SECURE_CONNECTION)) {
+                answer = Fields.readFixed(p, Fields.readInt1(p, "auth length"), "auth response");
+            } else {
+                answer = Fields.readNulBytes(p, "auth response");
+            }
+            String db = p.isReadable() ? Fields.readNulString(p, StandardCharsets.UTF_8, "database") : "";
+            database = db.isEmpty() ? Optional.empty() : Optional.of(db);
+            collation = p.readableBytes() >= 2 ? Fields.readInt2(p, "charset") : session.identity().collation();
+            plugin = Capabilities.has(caps, Capabilities.CLIENT_PLUGIN_AUTH) && p.isReadable()
+                    ? Fields.readNulString(p, StandardCharsets.UTF_8, "plugin") : "mysql_native_password";
+            attributes = session.identity().connectAttributes();
+        } catch (MalformedPacketException e) {
+            frame.release();
+            session.failAndClose(ErrorCodes.ER_HANDSHAKE_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
+                    "malformed COM_CHANGE_USER: " + e.getMessage());
+            return;
+        }
+        frame.release();
+        check(plugin, answer, true);
+    }
+
+    private void check(String plugin, byte[] answer, boolean mayReload) {
+        String host = session.identity().clientHost();
+        AuthOutcome outcome = session.proxy().authenticator().check(user, host, plugin, session.scramble(), answer);
+        if (outcome instanceof AuthOutcome.SwitchPlugin sw) {
+            ByteBuf out = session.client().alloc().buffer();
+            int start = Packets.beginPacket(out);
+            AuthSwitchRequest.withSeed(sw.plugin(), session.scramble()).encode(out);
+            Packets.endPacket(out, start, session.replySequence());
+            session.onNextFrame(next -> {
+                byte[] again = new byte[Packets.payloadLength(next, next.readerIndex())];
+                next.getBytes(next.readerIndex() + Packets.HEADER_SIZE, again);
+                next.release();
+                check(sw.plugin(), again, mayReload);
+            });
+            session.client().writeAndFlush(out, session.client().voidPromise());
+            return;
+        }
+        if (outcome instanceof AuthOutcome.Denied denied) {
+            if (mayReload && denied.reason() != AuthOutcome.Reason.UNSUPPORTED_PLUGIN) {
+                session.proxy().authenticator().accounts().reloadIfAllowed().whenComplete((v, e) ->
+                        session.client().eventLoop().execute(() -> check(plugin, answer, false)));
+                return;
+            }
+            session.commandFailed(ErrorCodes.ER_ACCESS_DENIED_ERROR, ErrorCodes.SQLSTATE_ACCESS_DENIED,
+                    "Access denied for user '" + user + "'@'" + host + "' (using password: "
+                            + (answer.length > 0 ? "YES" : "NO") + ")");
+            return;
+        }
+        AuthOutcome.Accepted ok = (AuthOutcome.Accepted) outcome;
+        ClientIdentity old = session.identity();
+        session.backends().closeAll();
+        session.statements().clear();
+        session.identity(new ClientIdentity(user, ok.credential(), host, old.capabilities(), collation,
+                old.maxPacketSize(), attributes), database);
+        session.resetRoutingState();
+        session.withBackend(session.firstNode(), null, (BackendConnection b) -> {
+            session.commandDone();
+            session.replyOk();
+            session.resume();
+        });
+    }
+}

@@ -1,0 +1,82 @@
+package dev.sluice.server.frontend;
+
+import dev.sluice.protocol.stream.ResponseListener;
+import dev.sluice.protocol.stream.ResponseTracker;
+import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.backend.ResponseSink;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+
+/**
+ * Streams a backend's response to the client as it arrives: each settled byte range is written
+ * as a slice of the backend's own buffer (no copy) and flushed at the end of each read batch.
+ * When the client cannot keep up, the backend stops being read — the whole of Sluice's overload
+ * protection is that one rule: memory per session is bounded by the channel's write buffer.
+ *
+ * <p>One per session: a session has at most one client-bound response in flight.
+ */
+final class ClientForwarder implements ResponseSink {
+    private final Channel client;
+    private final ClientSession session;
+    private ResponseListener listener = ResponseListener.NONE;
+    private long bytesForwarded;
+    private BackendConnection source;
+
+    ClientForwarder(Channel client, ClientSession session) {
+        this.client = client;
+        this.session = session;
+    }
+
+    /** Arms the forwarder for the next response. */
+    void begin(BackendConnection from, ResponseListener inspect) {
+        this.source = from;
+        this.listener = inspect;
+        this.bytesForwarded = 0;
+    }
+
+    BackendConnection source() {
+        return source;
+    }
+
+    long bytesForwarded() {
+        return bytesForwarded;
+    }
+
+    @Override
+    public ResponseListener listener() {
+        return listener;
+    }
+
+    @Override
+    public void onBytes(ByteBuf bytes) {
+        bytesForwarded += bytes.readableBytes();
+        client.write(bytes, client.voidPromise());
+        if (!client.isWritable() && source != null) {
+            source.pauseReading(true);
+        }
+    }
+
+    @Override
+    public void onReadBatchComplete() {
+        client.flush();
+    }
+
+    @Override
+    public void onComplete(BackendConnection backend, ResponseTracker tracker) {
+        client.flush();
+        session.onResponseComplete(backend, tracker);
+    }
+
+    @Override
+    public void onFailure(BackendConnection backend, Throwable cause) {
+        client.flush();
+        session.onBackendFailure(backend, cause, bytesForwarded);
+    }
+
+    /** The client drained its buffer: read from the backend again. */
+    void clientWritable() {
+        if (source != null) {
+            source.pauseReading(false);
+        }
+    }
+}

@@ -1,0 +1,276 @@
+package dev.sluice.server.frontend;
+
+import dev.sluice.protocol.Capabilities;
+import dev.sluice.protocol.MalformedPacketException;
+import dev.sluice.protocol.ServerStatus;
+import dev.sluice.protocol.auth.CachingSha2Password;
+import dev.sluice.protocol.handshake.AuthMoreData;
+import dev.sluice.protocol.handshake.AuthSwitchRequest;
+import dev.sluice.protocol.handshake.HandshakeResponse41;
+import dev.sluice.protocol.handshake.HandshakeV10;
+import dev.sluice.protocol.handshake.SslRequest;
+import dev.sluice.protocol.packet.Packets;
+import dev.sluice.protocol.response.ErrorCodes;
+import dev.sluice.server.auth.AuthOutcome;
+import dev.sluice.server.auth.Authenticator;
+import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.backend.BackendException;
+import dev.sluice.server.backend.LoginRequest;
+import dev.sluice.server.runtime.EndpointRuntime;
+import dev.sluice.server.runtime.NodeRef;
+import dev.sluice.server.runtime.ProxyRuntime;
+import dev.sluice.server.runtime.ServerIdentity;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The connection phase, Sluice as the server: greeting, the client's login, an auth switch if
+ * its plugin is not the one Sluice can check, the password check against the primary's
+ * accounts, and the first backend login. Then the channel is handed to a {@link ClientSession}.
+ *
+ * <pre>
+ *   greeting(scramble) ──▶ HandshakeResponse41 ──▶ check ──▶ first backend ──▶ OK ──▶ session
+ *                                   │  └──▶ AuthSwitchRequest ──▶ answer ──▶ check
+ *                                   └──▶ ERR 1045 / 1043, close
+ * </pre>
+ *
+ * <p>A client that says nothing, or too little, is cut at the handshake timeout.
+ */
+final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(ClientHandshakeHandler.class);
+    private static final int SCRAMBLE_LENGTH = 20;
+    /** Scramble bytes are printable ASCII, without NUL (it ends the field) or '$'. */
+    private static final int SCRAMBLE_MIN = 0x21;
+    private static final int SCRAMBLE_RANGE = 0x7E - SCRAMBLE_MIN;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final ProxyRuntime proxy;
+    private final EndpointRuntime endpoint;
+    private final long connectionId;
+    private final byte[] scramble = newScramble();
+    private ScheduledFuture<?> timeout;
+    private HandshakeResponse41 login;
+    private long capabilities;
+    private int nextSequence;
+    private boolean awaitingSwitchAnswer;
+    private boolean busy;
+    private boolean reloaded;
+    private boolean counted;
+    private boolean done;
+
+    ClientHandshakeHandler(ProxyRuntime proxy, EndpointRuntime endpoint) {
+        this.proxy = proxy;
+        this.endpoint = endpoint;
+        this.connectionId = proxy.nextConnectionId();
+    }
+
+    private static byte[] newScramble() {
+        byte[] s = new byte[SCRAMBLE_LENGTH];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = (byte) (SCRAMBLE_MIN + RANDOM.nextInt(SCRAMBLE_RANGE));
+        }
+        return s;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        long offered = offeredCapabilities();
+        if (!endpoint.trySessionStarted()) {
+            refuse(ctx, 0, ErrorCodes.ER_CON_COUNT_ERROR, "08004", "Too many connections");
+            return;
+        }
+        counted = true;
+        ServerIdentity id = proxy.identity();
+        HandshakeV10 greeting = new HandshakeV10(id.serverVersion(), connectionId, scramble, offered, id.collation(),
+                ServerStatus.AUTOCOMMIT, Authenticator.NATIVE);
+        ByteBuf out = ctx.alloc().buffer();
+        int start = Packets.beginPacket(out);
+        greeting.encode(out);
+        Packets.endPacket(out, start, 0);
+        ctx.writeAndFlush(out);
+        long ms = proxy.config().limits().handshakeTimeout().toMillis();
+        timeout = ctx.executor().schedule(() -> {
+            if (!done) {
+                LOG.debug("client {} did not log in within {} ms", ctx.channel().remoteAddress(), ms);
+                refuse(ctx, nextSequence, ErrorCodes.ER_HANDSHAKE_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
+                        "Bad handshake: no login within " + ms + " ms");
+            }
+        }, ms, TimeUnit.MILLISECONDS);
+        ctx.fireChannelActive();
+    }
+
+    private long offeredCapabilities() {
+        return dev.sluice.server.backend.BackendCapabilities.offeredToClients(proxy.identity().capabilities(), false);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof ClientFrameDecoder.OversizedPacket big) {
+            refuse(ctx, big.sequenceId() + 1, ErrorCodes.ER_HANDSHAKE_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
+                    "Bad handshake: login packet too large");
+            return;
+        }
+        ByteBuf frame = (ByteBuf) msg;
+        try {
+            if (done || busy) {
+                // A client must wait for our answer during the login; anything else is a protocol error.
+                refuse(ctx, nextSequence, ErrorCodes.ER_HANDSHAKE_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
+                        "Bad handshake: unexpected packet during login");
+                return;
+            }
+            int seq = Packets.sequenceId(frame, frame.readerIndex());
+            nextSequence = (seq + 1) & Packets.SEQUENCE_MASK;
+            ByteBuf payload = frame.slice(frame.readerIndex() + Packets.HEADER_SIZE,
+                    frame.readableBytes() - Packets.HEADER_SIZE);
+            if (awaitingSwitchAnswer) {
+                awaitingSwitchAnswer = false;
+                byte[] answer = new byte[payload.readableBytes()];
+                payload.readBytes(answer);
+                check(ctx, Authenticator.NATIVE, answer);
+                return;
+            }
+            if (SslRequest.isSslRequest(payload)) {
+                refuse(ctx, nextSequence, ErrorCodes.ER_HANDSHAKE_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
+                        "TLS is not enabled on endpoint '" + endpoint.name() + "'; connect without SSL");
+                return;
+            }
+            login = HandshakeResponse41.decode(payload);
+            capabilities = login.capabilities() & offeredCapabilities();
+            check(ctx, login.authPluginName().orElse(Authenticator.NATIVE), login.authResponse());
+        } catch (MalformedPacketException e) {
+            refuse(ctx, nextSequence, ErrorCodes.ER_HANDSHAKE_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
+                    "Bad handshake: " + e.getMessage());
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void check(ChannelHandlerContext ctx, String plugin, byte[] answer) {
+        String host = clientHost(ctx);
+        AuthOutcome outcome = proxy.authenticator().check(login.username(), host, plugin, scramble, answer);
+        if (outcome instanceof AuthOutcome.SwitchPlugin sw) {
+            awaitingSwitchAnswer = true;
+            ByteBuf out = ctx.alloc().buffer();
+            int start = Packets.beginPacket(out);
+            AuthSwitchRequest.withSeed(sw.plugin(), scramble).encode(out);
+            nextSequence = Packets.endPacket(out, start, nextSequence);
+            ctx.writeAndFlush(out);
+            return;
+        }
+        if (outcome instanceof AuthOutcome.Denied denied) {
+            if (!reloaded && denied.reason() != AuthOutcome.Reason.UNSUPPORTED_PLUGIN) {
+                // The account may have been created or changed a moment ago: look again, once.
+                reloaded = true;
+                busy = true;
+                proxy.authenticator().accounts().reloadIfAllowed().whenComplete((v, e) -> ctx.executor().execute(() -> {
+                    busy = false;
+                    if (ctx.channel().isActive()) {
+                        check(ctx, plugin, answer);
+                    }
+                }));
+                return;
+            }
+            LOG.info("login refused for '{}' from {}: {}", login.username(), host, denied.detail());
+            String message = denied.reason() == AuthOutcome.Reason.UNSUPPORTED_PLUGIN ? denied.detail()
+                    : "Access denied for user '" + login.username() + "'@'" + host + "' (using password: "
+                            + (answer.length > 0 ? "YES" : "NO") + ")";
+            refuse(ctx, nextSequence, ErrorCodes.ER_ACCESS_DENIED_ERROR, ErrorCodes.SQLSTATE_ACCESS_DENIED, message);
+            return;
+        }
+        AuthOutcome.Accepted ok = (AuthOutcome.Accepted) outcome;
+        if (CachingSha2Password.PLUGIN_NAME.equals(plugin)) {
+            ByteBuf out = ctx.alloc().buffer();
+            int start = Packets.beginPacket(out);
+            new AuthMoreData(new byte[] {CachingSha2Password.FAST_AUTH_SUCCESS}).encode(out);
+            nextSequence = Packets.endPacket(out, start, nextSequence);
+            ctx.write(out);
+        }
+        openFirstBackend(ctx, ok, host);
+    }
+
+    private void openFirstBackend(ChannelHandlerContext ctx, AuthOutcome.Accepted ok, String host) {
+        Map<String, String> attributes = new LinkedHashMap<>(login.connectAttributes());
+        attributes.put("_sluice_client", host);
+        ClientIdentity identity = new ClientIdentity(login.username(), ok.credential(), host, capabilities,
+                login.collation(), login.maxPacketSize(), Map.copyOf(attributes));
+        ClientSession session = new ClientSession(ctx.channel(), proxy, endpoint, connectionId, scramble, identity,
+                login.database().filter(d -> !d.isEmpty()));
+        NodeRef first = session.firstNode();
+        LoginRequest request = session.loginRequest();
+        busy = true;
+        proxy.connector().connect(ctx.channel().eventLoop(), first.name(), first.id(), first.address(), request)
+                .addListener(f -> {
+                    busy = false;
+                    if (!ctx.channel().isActive()) {
+                        if (f.isSuccess()) {
+                            ((BackendConnection) f.getNow()).close();
+                        }
+                        return;
+                    }
+                    if (!f.isSuccess()) {
+                        Throwable cause = f.cause();
+                        if (cause instanceof BackendException be && be.serverError().isPresent()) {
+                            BackendException.ServerError e = be.serverError().get();
+                            refuse(ctx, nextSequence, e.code(), e.sqlState(), e.message());
+                        } else {
+                            refuse(ctx, nextSequence, ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
+                                    "no backend available for endpoint '" + endpoint.name() + "': " + cause.getMessage());
+                        }
+                        return;
+                    }
+                    session.backends().adopt((BackendConnection) f.getNow());
+                    done = true;
+                    timeout.cancel(false);
+                    ByteBuf out = Replies.ok(ctx.alloc(), nextSequence, capabilities, ServerStatus.AUTOCOMMIT);
+                    ctx.pipeline().replace(this, "session", new ClientSessionHandler(session));
+                    ctx.writeAndFlush(out);
+                });
+    }
+
+    private static String clientHost(ChannelHandlerContext ctx) {
+        if (ctx.channel().remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null) {
+            return a.getAddress().getHostAddress();
+        }
+        return "unknown";
+    }
+
+    private void refuse(ChannelHandlerContext ctx, int seq, int code, String state, String message) {
+        if (done) {
+            return;
+        }
+        done = true;
+        if (timeout != null) {
+            timeout.cancel(false);
+        }
+        long caps = capabilities != 0 ? capabilities : Capabilities.CLIENT_PROTOCOL_41;
+        ctx.writeAndFlush(Replies.error(ctx.alloc(), seq, caps, code, state, message))
+                .addListener(f -> ctx.close());
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (timeout != null) {
+            timeout.cancel(false);
+        }
+        if (counted) {
+            // Still in the login: the session handler, which would count the end, never took over.
+            endpoint.sessionEnded();
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("client {} during login: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+}

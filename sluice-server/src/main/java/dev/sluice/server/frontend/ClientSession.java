@@ -1,0 +1,442 @@
+package dev.sluice.server.frontend;
+
+import static dev.sluice.protocol.Command.*;
+
+import dev.sluice.protocol.ServerStatus;
+import dev.sluice.protocol.packet.Packets;
+import dev.sluice.protocol.response.ErrorCodes;
+import dev.sluice.protocol.stream.ResponseKind;
+import dev.sluice.protocol.stream.ResponseTracker;
+import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.backend.BackendException;
+import dev.sluice.server.backend.LoginRequest;
+import dev.sluice.server.runtime.EndpointRuntime;
+import dev.sluice.server.runtime.NodeRef;
+import dev.sluice.server.runtime.ProxyRuntime;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.util.concurrent.Future;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection in its command phase: takes the client's packets in order, decides
+ * where each command runs, forwards it, and streams the answer back.
+ *
+ * <pre>
+ *   client frames ──▶ queue ──▶ startCommand ──▶ Commands (route + send) ──▶ backend
+ *                                   ▲                                          │
+ *                                   └── onResponseComplete ◀── ClientForwarder ◀┘ bytes to client
+ * </pre>
+ *
+ * <p>Commands are taken one at a time: the next starts when the previous one's response has
+ * ended (clients that pipeline — MariaDB Connector/J does — simply wait in the queue). Only the
+ * frames that continue a command (16 MB packets, LOCAL INFILE data) pass while a response is due.
+ * Everything runs on the client channel's event loop.
+ */
+public final class ClientSession {
+    private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
+    /** Beyond this many queued frames the client is not read until the queue drains. */
+    private static final int MAX_QUEUED_FRAMES = 64;
+    private static final int ER_LOST_BACKEND = 2013;
+
+    private final Channel client;
+    private final ProxyRuntime proxy;
+    private final EndpointRuntime endpoint;
+    private final long connectionId;
+    private final byte[] scramble;
+    private ClientIdentity identity;
+    private Optional<String> database;
+    private final SessionBackends backends;
+    private final ClientForwarder forwarder;
+    private final PreparedStatements statements = new PreparedStatements();
+    private final ArrayDeque<ByteBuf> frames = new ArrayDeque<>();
+    private final Commands commands;
+    private boolean awaiting;
+    private BackendConnection continuationTarget;
+    private BackendConnection uploadTarget;
+    private int replySequence;
+    private int serverStatus = ServerStatus.AUTOCOMMIT;
+    private boolean readingPaused;
+    private boolean closed;
+
+    ClientSession(Channel client, ProxyRuntime proxy, EndpointRuntime endpoint, long connectionId, byte[] scramble,
+            ClientIdentity identity, Optional<String> database) {
+        this.client = client;
+        this.proxy = proxy;
+        this.endpoint = endpoint;
+        this.connectionId = connectionId;
+        this.scramble = scramble;
+        this.identity = identity;
+        this.database = database;
+        this.backends = new SessionBackends(client.eventLoop(), proxy.connector());
+        this.forwarder = new ClientForwarder(client, this);
+        this.commands = new Commands(this);
+    }
+
+    // ---- accessors used by the command handlers ----
+
+    Channel client() {
+        return client;
+    }
+
+    ProxyRuntime proxy() {
+        return proxy;
+    }
+
+    EndpointRuntime endpoint() {
+        return endpoint;
+    }
+
+    ClientIdentity identity() {
+        return identity;
+    }
+
+    void identity(ClientIdentity newIdentity, Optional<String> newDatabase) {
+        this.identity = newIdentity;
+        this.database = newDatabase;
+    }
+
+    byte[] scramble() {
+        return scramble.clone();
+    }
+
+    long connectionId() {
+        return connectionId;
+    }
+
+    Optional<String> database() {
+        return database;
+    }
+
+    void database(String db) {
+        this.database = Optional.of(db);
+    }
+
+    SessionBackends backends() {
+        return backends;
+    }
+
+    PreparedStatements statements() {
+        return statements;
+    }
+
+    ClientForwarder forwarder() {
+        return forwarder;
+    }
+
+    int serverStatus() {
+        return serverStatus;
+    }
+
+    int replySequence() {
+        return replySequence;
+    }
+
+    // ---- frames in ----
+
+    /** A physical packet from the client (header included); the session owns it. */
+    void onFrame(ByteBuf frame) {
+        if (closed) {
+            frame.release();
+            return;
+        }
+        frames.addLast(frame);
+        drain();
+        if (frames.size() > MAX_QUEUED_FRAMES && !readingPaused) {
+            readingPaused = true;
+            client.config().setAutoRead(false);
+        }
+    }
+
+    private void drain() {
+        while (!closed) {
+            ByteBuf frame = frames.peekFirst();
+            if (frame == null) {
+                break;
+            }
+            if (continuationTarget != null) {
+                frames.pollFirst();
+                forwardContinuation(frame);
+                continue;
+            }
+            if (uploadTarget != null) {
+                frames.pollFirst();
+                forwardUpload(frame);
+                continue;
+            }
+            if (awaiting) {
+                break;
+            }
+            frames.pollFirst();
+            if (nextFrameHandler != null) {
+                java.util.function.Consumer<ByteBuf> h = nextFrameHandler;
+                nextFrameHandler = null;
+                replySequence = (Packets.sequenceId(frame, frame.readerIndex()) + 1) & Packets.SEQUENCE_MASK;
+                h.accept(frame);
+                continue;
+            }
+            startCommand(frame);
+        }
+        if (readingPaused && frames.size() <= MAX_QUEUED_FRAMES / 2) {
+            readingPaused = false;
+            client.config().setAutoRead(true);
+        }
+    }
+
+    private void forwardContinuation(ByteBuf frame) {
+        boolean last = payloadLength(frame) < Packets.MAX_PAYLOAD;
+        BackendConnection target = continuationTarget;
+        replySequence = (Packets.sequenceId(frame, frame.readerIndex()) + 1) & Packets.SEQUENCE_MASK;
+        if (last) {
+            continuationTarget = null;
+        }
+        target.write(frame, last);
+    }
+
+    private void forwardUpload(ByteBuf frame) {
+        boolean end = payloadLength(frame) == 0;
+        BackendConnection target = uploadTarget;
+        if (end) {
+            uploadTarget = null;
+        }
+        target.write(frame, end);
+    }
+
+    private static int payloadLength(ByteBuf frame) {
+        return Packets.payloadLength(frame, frame.readerIndex());
+    }
+
+    private void startCommand(ByteBuf frame) {
+        int length = payloadLength(frame);
+        replySequence = (Packets.sequenceId(frame, frame.readerIndex()) + 1) & Packets.SEQUENCE_MASK;
+        if (length == 0) {
+            frame.release();
+            failAndClose(ErrorCodes.ER_NET_PACKETS_OUT_OF_ORDER, ErrorCodes.SQLSTATE_COMMUNICATION,
+                    "empty command packet: the client and Sluice disagree about the protocol state");
+            return;
+        }
+        int command = frame.getUnsignedByte(frame.readerIndex() + Packets.HEADER_SIZE);
+        endpoint.recordCommand();
+        commands.dispatch(command, frame);
+    }
+
+    // ---- sending ----
+
+    /** Sends a whole client command to {@code node} and streams the response to the client. */
+    void forward(NodeRef node, ByteBuf frame, ResponseKind kind, CommandListener listener) {
+        awaiting = true;
+        withBackend(node, frame, b -> sendNow(b, frame, kind, listener));
+    }
+
+    /** Runs {@code action} with an open connection to {@code node}, opening it first if needed. */
+    void withBackend(NodeRef node, ByteBuf holdUntilDone, java.util.function.Consumer<BackendConnection> action) {
+        BackendConnection ready = backends.ready(node.id());
+        if (ready != null) {
+            action.accept(ready);
+            return;
+        }
+        Future<BackendConnection> opened = backends.open(node, this::loginRequest, this::replayCommands);
+        opened.addListener(f -> {
+            if (closed) {
+                if (holdUntilDone != null && holdUntilDone.refCnt() > 0) {
+                    holdUntilDone.release();
+                }
+                return;
+            }
+            if (f.isSuccess()) {
+                action.accept((BackendConnection) f.getNow());
+            } else {
+                if (holdUntilDone != null && holdUntilDone.refCnt() > 0) {
+                    holdUntilDone.release();
+                }
+                backendUnavailable(node, f.cause());
+            }
+        });
+    }
+
+    private void sendNow(BackendConnection b, ByteBuf frame, ResponseKind kind, CommandListener listener) {
+        forwarder.begin(b, listener);
+        current = listener;
+        if (payloadLength(frame) == Packets.MAX_PAYLOAD) {
+            b.expect(kind, forwarder);
+            b.write(frame, true);
+            continuationTarget = b;
+        } else {
+            b.send(frame, kind, forwarder);
+        }
+        drain();
+    }
+
+    private CommandListener current = CommandListener.NONE;
+
+    LoginRequest loginRequest() {
+        return new LoginRequest(identity.user(), identity.credential(), database, identity.capabilities(),
+                identity.collation(), identity.maxPacketSize(), identity.connectAttributes());
+    }
+
+    List<ReplayCommand> replayCommands() {
+        return commands.replayCommands();
+    }
+
+    // ---- responses ----
+
+    void onResponseComplete(BackendConnection backend, ResponseTracker tracker) {
+        if (tracker.lastStatus() >= 0) {
+            serverStatus = tracker.lastStatus();
+        }
+        if (tracker.isLocalInfileRequest()) {
+            uploadTarget = backend;
+            backend.expect(ResponseKind.RESULT, forwarder);
+            drain();
+            return;
+        }
+        CommandListener done = current;
+        current = CommandListener.NONE;
+        awaiting = false;
+        done.onComplete(backend, tracker);
+        drain();
+    }
+
+    void onBackendFailure(BackendConnection backend, Throwable cause, long bytesForwarded) {
+        backends.remove(backend);
+        statements.forgetNode(backend.nodeId());
+        CommandListener done = current;
+        current = CommandListener.NONE;
+        boolean midResponse = bytesForwarded > 0 || uploadTarget == backend || continuationTarget == backend;
+        boolean transactionLost = ServerStatus.has(serverStatus, ServerStatus.IN_TRANS);
+        if (midResponse || transactionLost) {
+            LOG.info("session {}: backend {} failed {}; closing the client connection", connectionId,
+                    backend.nodeName(), midResponse ? "mid-response" : "inside a transaction");
+            close();
+            return;
+        }
+        awaiting = false;
+        done.onFailure(backend, cause);
+        replyError(ER_LOST_BACKEND, ErrorCodes.SQLSTATE_GENERAL, "Lost connection to backend '" + backend.nodeName()
+                + "' during query; the statement may or may not have run. " + "Retry it");
+        drain();
+    }
+
+    private void backendUnavailable(NodeRef node, Throwable cause) {
+        awaiting = false;
+        continuationTarget = null;
+        if (cause instanceof BackendException be && be.serverError().isPresent()) {
+            BackendException.ServerError e = be.serverError().get();
+            replyError(e.code(), e.sqlState(), e.message());
+        } else {
+            replyError(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL, "backend '" + node.name()
+                    + "' is unavailable: " + cause.getMessage());
+        }
+        drain();
+    }
+
+    // ---- replies Sluice writes itself ----
+
+    void replyError(int code, String sqlState, String message) {
+        client.writeAndFlush(Replies.error(client.alloc(), replySequence, identity.capabilities(), code, sqlState,
+                message), client.voidPromise());
+    }
+
+    void replyOk() {
+        client.writeAndFlush(Replies.ok(client.alloc(), replySequence, identity.capabilities(), serverStatus),
+                client.voidPromise());
+    }
+
+    /** Ends a command that Sluice answered itself. */
+    void commandDone() {
+        awaiting = false;
+    }
+
+    /** The current command waits for something (a backend, an internal PREPARE) before it is sent. */
+    void holdCommand() {
+        awaiting = true;
+    }
+
+    /** The current command could not be run: the client gets this error and the session goes on. */
+    void commandFailed(int code, String sqlState, String message) {
+        awaiting = false;
+        continuationTarget = null;
+        replyError(code, sqlState, message);
+        drain();
+    }
+
+    /** Sends a command that gets no response (COM_STMT_SEND_LONG_DATA) and moves on. */
+    void sendWithoutResponse(NodeRef node, ByteBuf frame) {
+        awaiting = true;
+        withBackend(node, frame, b -> {
+            boolean more = payloadLength(frame) == Packets.MAX_PAYLOAD;
+            b.write(frame, !more);
+            if (more) {
+                continuationTarget = b;
+            }
+            awaiting = false;
+            drain();
+        });
+    }
+
+    /** The next client frame is an answer to an authentication exchange, not a command. */
+    void onNextFrame(java.util.function.Consumer<ByteBuf> handler) {
+        this.nextFrameHandler = handler;
+    }
+
+    private java.util.function.Consumer<ByteBuf> nextFrameHandler;
+
+    void failAndClose(int code, String sqlState, String message) {
+        replyError(code, sqlState, message);
+        close();
+    }
+
+    /** Session state that routing keeps (transaction, pins, temp tables, history) starts over. */
+    void resetRoutingState() {
+        serverStatus = ServerStatus.AUTOCOMMIT;
+    }
+
+    /** The node a session's first backend connection goes to. */
+    NodeRef firstNode() {
+        return proxy.primary();
+    }
+
+    /** Takes the next queued command, if any. */
+    void resume() {
+        drain();
+    }
+
+    // ---- lifecycle ----
+
+    void onClientWritable() {
+        forwarder.clientWritable();
+    }
+
+    void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        ByteBuf f;
+        while ((f = frames.pollFirst()) != null) {
+            f.release();
+        }
+        backends.closeAll();
+        client.close();
+    }
+
+    void onClientClosed() {
+        if (!closed) {
+            closed = true;
+            ByteBuf f;
+            while ((f = frames.pollFirst()) != null) {
+                f.release();
+            }
+            backends.closeAll();
+        }
+        endpoint.sessionEnded();
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+}

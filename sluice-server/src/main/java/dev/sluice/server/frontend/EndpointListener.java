@@ -1,0 +1,69 @@
+package dev.sluice.server.frontend;
+
+import dev.sluice.server.net.Transport;
+import dev.sluice.server.runtime.EndpointRuntime;
+import dev.sluice.server.runtime.ProxyRuntime;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import java.net.InetSocketAddress;
+
+/**
+ * The listening socket of one endpoint. Each accepted client gets a frame decoder and the login
+ * handler; its backends will live on the same event loop.
+ */
+public final class EndpointListener {
+    /**
+     * Per-client outbound buffer bounds: above the high mark Sluice stops reading the backend
+     * that feeds the client. This bounds the memory a slow reader of a huge result can pin.
+     */
+    private static final WriteBufferWaterMark CLIENT_WATER_MARK = new WriteBufferWaterMark(128 * 1024, 512 * 1024);
+    private static final int ACCEPT_BACKLOG = 1024;
+
+    private final EndpointRuntime endpoint;
+    private Channel channel;
+
+    public EndpointListener(EndpointRuntime endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    public EndpointRuntime endpoint() {
+        return endpoint;
+    }
+
+    public void bind(Transport transport, EventLoopGroup boss, EventLoopGroup workers, ProxyRuntime proxy)
+            throws InterruptedException {
+        ServerBootstrap b = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(transport.serverChannelClass())
+                .option(ChannelOption.SO_BACKLOG, ACCEPT_BACKLOG)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, CLIENT_WATER_MARK)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast("frames", new ClientFrameDecoder(proxy.config().limits().maxPacketSize()));
+                        ch.pipeline().addLast("login", new ClientHandshakeHandler(proxy, endpoint));
+                    }
+                });
+        var listen = endpoint.config().listen();
+        channel = b.bind(new InetSocketAddress(listen.host(), listen.port())).sync().channel();
+    }
+
+    /** The bound address (the port is real even when the configuration asked for port 0). */
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    /** Stops accepting; sessions already running go on until they end. */
+    public void close() {
+        if (channel != null) {
+            channel.close().syncUninterruptibly();
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.sluice.server.frontend;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** A session's prepared statements by client-visible id. */
+final class PreparedStatements {
+    /** MariaDB's "the statement just prepared" id for pipelined PREPARE + EXECUTE. */
+    static final int LAST_PREPARED = -1;
+
+    private final Map<Integer, PreparedStatement> byId = new HashMap<>();
+    private int nextId = 1;
+    private int lastPrepared = 0;
+
+    int allocateId() {
+        int id = nextId++;
+        if (nextId <= 0) {
+            nextId = 1;
+        }
+        return id;
+    }
+
+    void add(PreparedStatement ps) {
+        byId.put(ps.clientId(), ps);
+        lastPrepared = ps.clientId();
+    }
+
+    /** The prepare failed: pipelined executes with id -1 must fail too. */
+    void prepareFailed() {
+        lastPrepared = 0;
+    }
+
+    Optional<PreparedStatement> get(int clientId) {
+        int id = clientId == LAST_PREPARED ? lastPrepared : clientId;
+        return Optional.ofNullable(byId.get(id));
+    }
+
+    Optional<PreparedStatement> remove(int clientId) {
+        return Optional.ofNullable(byId.remove(clientId));
+    }
+
+    int size() {
+        return byId.size();
+    }
+
+    Iterable<PreparedStatement> all() {
+        return byId.values();
+    }
+
+    /** A backend connection was lost: its statement ids are gone with it. */
+    void forgetNode(int nodeId) {
+        for (PreparedStatement ps : byId.values()) {
+            ps.forget(nodeId);
+        }
+    }
+
+    void clear() {
+        byId.clear();
+        lastPrepared = 0;
+    }
+}

@@ -1,0 +1,2 @@
+/** The Netty runtime of the proxy. */
+package dev.sluice.server;
