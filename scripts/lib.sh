@@ -63,12 +63,12 @@ wait_for_port() {
 # The jar is stale when a main source or a pom of the modules it is built from is newer.
 jar_is_stale() {
   [[ -f "$SLUICE_JAR" ]] || return 0
-  local module newer
-  local -a inputs=("$SLUICE_ROOT/pom.xml")
-  for module in sluice-protocol sluice-routing sluice-server; do
-    inputs+=("$SLUICE_ROOT/$module/pom.xml")
-    [[ ! -d "$SLUICE_ROOT/$module/src/main" ]] || inputs+=("$SLUICE_ROOT/$module/src/main")
+  local input newer
+  local -a inputs=()
+  for input in pom.xml {sluice-protocol,sluice-routing,sluice-server}/{pom.xml,src/main}; do
+    [[ ! -e "$SLUICE_ROOT/$input" ]] || inputs+=("$SLUICE_ROOT/$input")
   done
+  ((${#inputs[@]} > 0)) || return 1
   newer="$(find "${inputs[@]}" -type f -newer "$SLUICE_JAR" -print -quit)"
   [[ -n "$newer" ]]
 }

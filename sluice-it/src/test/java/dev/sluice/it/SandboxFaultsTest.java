@@ -15,11 +15,18 @@ import org.junit.jupiter.api.Test;
  */
 class SandboxFaultsTest {
 
+    private static final String TABLE = "test.sandbox_faults";
+
     private static SandboxCluster cluster;
+
+    /** Unique per test run: the sandbox keeps its data from one run to the next. */
+    private final long id = System.nanoTime();
 
     @BeforeAll
     static void startCluster() {
         cluster = SandboxCluster.get();
+        cluster.exec(cluster.primary(), "CREATE TABLE IF NOT EXISTS " + TABLE + " (id BIGINT PRIMARY KEY, v INT)");
+        cluster.waitForReplicasCaughtUp(Duration.ofSeconds(10));
     }
 
     @AfterEach
@@ -33,12 +40,11 @@ class SandboxFaultsTest {
         SandboxNode ro2 = cluster.node("ro2");
         cluster.kill(ro2);
         assertThat(cluster.isRunning(ro2)).isFalse();
-        cluster.exec(cluster.primary(), "CREATE TABLE IF NOT EXISTS test.faults (id INT PRIMARY KEY, v INT)",
-                "REPLACE INTO test.faults VALUES (1, 1)");
+        cluster.exec(cluster.primary(), "INSERT INTO " + TABLE + " VALUES (" + id + ", 1)");
 
         cluster.start(ro2);
 
-        assertThat(cluster.queryString(ro2, "SELECT v FROM test.faults WHERE id = 1")).isEqualTo("1");
+        assertThat(cluster.queryString(ro2, "SELECT v FROM " + TABLE + " WHERE id = " + id)).isEqualTo("1");
     }
 
     @Test
@@ -48,11 +54,10 @@ class SandboxFaultsTest {
 
         cluster.start(cluster.primary());
 
-        cluster.exec(cluster.primary(), "CREATE TABLE IF NOT EXISTS test.faults (id INT PRIMARY KEY, v INT)",
-                "REPLACE INTO test.faults VALUES (2, 2)");
+        cluster.exec(cluster.primary(), "INSERT INTO " + TABLE + " VALUES (" + id + ", 2)");
         cluster.waitForReplicasCaughtUp(Duration.ofSeconds(10));
         for (SandboxNode replica : cluster.replicas()) {
-            assertThat(cluster.queryString(replica, "SELECT v FROM test.faults WHERE id = 2")).isEqualTo("2");
+            assertThat(cluster.queryString(replica, "SELECT v FROM " + TABLE + " WHERE id = " + id)).isEqualTo("2");
         }
     }
 
@@ -68,16 +73,14 @@ class SandboxFaultsTest {
     @Test
     void aReplicaWithoutItsSqlThreadFallsBehindUntilRestored() {
         SandboxNode ro3 = cluster.node("ro3");
-        cluster.exec(cluster.primary(), "CREATE TABLE IF NOT EXISTS test.faults (id INT PRIMARY KEY, v INT)");
-        cluster.waitForReplicasCaughtUp(Duration.ofSeconds(10));
         cluster.stopSqlThread(ro3);
 
-        cluster.exec(cluster.primary(), "REPLACE INTO test.faults VALUES (3, 3)");
+        cluster.exec(cluster.primary(), "INSERT INTO " + TABLE + " VALUES (" + id + ", 3)");
 
-        assertThat(cluster.queryString(ro3, "SELECT COUNT(*) FROM test.faults WHERE id = 3")).isEqualTo("0");
+        assertThat(cluster.queryString(ro3, "SELECT COUNT(*) FROM " + TABLE + " WHERE id = " + id)).isEqualTo("0");
         cluster.startReplication(ro3);
         cluster.waitForReplicasCaughtUp(Duration.ofSeconds(10));
-        assertThat(cluster.queryString(ro3, "SELECT COUNT(*) FROM test.faults WHERE id = 3")).isEqualTo("1");
+        assertThat(cluster.queryString(ro3, "SELECT COUNT(*) FROM " + TABLE + " WHERE id = " + id)).isEqualTo("1");
         cluster.stopReplication(ro3); // left stopped on purpose: restore() must restart it
     }
 
@@ -89,12 +92,15 @@ class SandboxFaultsTest {
         assertThat(cluster.queryString(ro1, "SELECT @@read_only")).isEqualTo("0");
         assertThat(cluster.queryString(cluster.primary(), "SELECT @@read_only")).isEqualTo("1");
         // Writes on the new primary must survive the way back.
-        cluster.exec(ro1, "CREATE TABLE IF NOT EXISTS test.faults (id INT PRIMARY KEY, v INT)",
-                "REPLACE INTO test.faults VALUES (4, 4)");
+        cluster.exec(ro1, "INSERT INTO " + TABLE + " VALUES (" + id + ", 4)");
 
         cluster.restoreHealthy();
 
-        assertThat(cluster.queryString(cluster.primary(), "SELECT v FROM test.faults WHERE id = 4")).isEqualTo("4");
+        assertThat(cluster.queryString(cluster.primary(), "SELECT v FROM " + TABLE + " WHERE id = " + id)).isEqualTo("4");
+        cluster.waitForReplicasCaughtUp(Duration.ofSeconds(10));
+        for (SandboxNode replica : cluster.replicas()) {
+            assertThat(cluster.queryString(replica, "SELECT v FROM " + TABLE + " WHERE id = " + id)).isEqualTo("4");
+        }
     }
 
     private static void assertHealthy() {

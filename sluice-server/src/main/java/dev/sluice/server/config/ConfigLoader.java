@@ -27,6 +27,8 @@ public final class ConfigLoader {
     private static final Duration DEFAULT_MAX_LAG = Duration.ofSeconds(30);
     private static final int DEFAULT_MAX_CONNECTIONS = 10_000;
 
+    private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits"};
+
     private ConfigLoader() {
     }
 
@@ -46,6 +48,10 @@ public final class ConfigLoader {
             throw new ConfigException("the configuration is not valid YAML: " + e.getMessage(), e);
         }
         YamlSection top = new YamlSection("", root);
+        for (String section : TOP_LEVEL_KEYS) {
+            top.has(section);
+        }
+        top.rejectUnknownKeys();
         MonitorConfig monitor = monitor(top.sectionOrEmpty("monitor"));
         List<NodeConfig> nodes = nodes(top);
         LimitsConfig limits = limits(top.sectionOrEmpty("limits"));
@@ -64,7 +70,6 @@ public final class ConfigLoader {
             users.add(new UserConfig(u.requiredText("user"), u.text("password").orElse("")));
             u.rejectUnknownKeys();
         }
-        top.rejectUnknownKeys();
         return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits);
     }
 

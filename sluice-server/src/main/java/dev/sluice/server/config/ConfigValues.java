@@ -65,8 +65,8 @@ public final class ConfigValues {
         } catch (NumberFormatException e) {
             throw new ConfigException(path + ": '" + text + "' has no numeric port; write host:port");
         }
-        if (port < 1 || port > 65535) {
-            throw new ConfigException(path + ": port " + port + " is outside 1..65535");
+        if (port < 0 || port > 65535) {
+            throw new ConfigException(path + ": port " + port + " is outside 0..65535 (0: any free port)");
         }
         return new HostPort(host, port);
     }

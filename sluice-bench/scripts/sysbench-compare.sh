@@ -1,0 +1,540 @@
+#!/usr/bin/env bash
+# sysbench through three paths to the same MariaDB server, interleaved in one run:
+#   direct      sysbench -> MariaDB
+#   TCP hop     sysbench -> HAProxy (mode tcp) -> MariaDB      (the cost of any proxy hop)
+#   Sluice      sysbench -> Sluice -> MariaDB
+# and writes the figures and the ratios Sluice / TCP hop to docs/PERFORMANCE.md.
+#
+# Tests and where they go:
+#   oltp_read_only  (with --skip-trx=on, so reads are autocommit and may go to replicas):
+#       direct -> ro1, HAProxy :6402 -> ro1, Sluice :6403 (read-write endpoint over the primary
+#       and 2 replicas, primary read weight 0, so reads spread over ro1 and ro2)
+#   every other test (oltp_point_select, oltp_read_write, ...):
+#       direct -> primary, HAProxy :6401 -> primary, Sluice :6404 (read-write endpoint whose
+#       reads go to the primary)
+#
+# The sandbox: .sandbox/demo when ./sluice demo created one (ports 3311..), else its own
+# .sandbox/bench (1 primary + 2 replicas, ports 3331-3333); --sandbox-dir picks another.
+# Benchmarks are not tests: run it by hand on a quiet machine.
+set -euo pipefail
+
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
+# shellcheck source=scripts/lib.sh
+source "$SCRIPT_DIR/../../scripts/lib.sh"
+
+readonly SECTION_TITLE="## sysbench: Sluice vs TCP hop vs direct"
+readonly BENCH_DIR="$SLUICE_ROOT/.sandbox/bench"
+readonly BENCH_BASE_PORT=3331
+readonly DEMO_DIR="$SLUICE_ROOT/.sandbox/demo"
+# Listening ports, consecutive from --proxy-base-port (default 6401): HAProxy -> primary,
+# HAProxy -> ro1, Sluice read-write endpoint, Sluice primary-reads endpoint, Sluice admin.
+readonly DEFAULT_PROXY_BASE_PORT=6401
+readonly TABLES=4
+readonly TABLE_SIZE=10000
+readonly STARTUP_TIMEOUT_S=60
+
+TIME_S=20
+THREADS=8
+ROUNDS=3
+TESTS="oltp_point_select,oltp_read_only"
+WARMUP_S=5
+SKIP_SLUICE=0
+SANDBOX_DIR=""
+PRIMARY_ENDPOINT_STYLE=weights
+DOC="$SLUICE_ROOT/docs/PERFORMANCE.md"
+PROXY_BASE_PORT=$DEFAULT_PROXY_BASE_PORT
+HAPROXY_PRIMARY_PORT=""
+HAPROXY_REPLICA_PORT=""
+SLUICE_RW_PORT=""
+SLUICE_PRIMARY_PORT=""
+SLUICE_ADMIN_PORT=""
+
+usage() {
+  cat <<EOF
+Usage: sluice-bench/scripts/sysbench-compare.sh [OPTIONS]
+
+  --time S            seconds per sysbench run (default $TIME_S)
+  --threads N         sysbench threads (default $THREADS)
+  --rounds N          interleaved rounds; the order of the paths rotates each round (default $ROUNDS)
+  --tests A,B         sysbench tests (default $TESTS)
+  --warmup S          seconds of unrecorded warm-up per path before round 1 (default $WARMUP_S; 0: none)
+  --skip-sluice       measure direct and HAProxy only
+  --sandbox-dir D     use (and start if needed) the sandbox in D
+  --sluice-primary-endpoint weights|single-node
+                      how the Sluice endpoint on P+3 (6404) sends reads to the primary:
+                      weights      nodes [primary, ro1], weights {primary: 100, ro1: 0} (default;
+                                   valid for any read-write endpoint)
+                      single-node  nodes [primary] (only if the configuration accepts a
+                                   read-write endpoint without a replica)
+  --proxy-base-port P first of the 5 ports the proxies listen on (default $DEFAULT_PROXY_BASE_PORT):
+                      P HAProxy -> primary, P+1 HAProxy -> ro1, P+2 Sluice read-write endpoint,
+                      P+3 Sluice endpoint reading from the primary, P+4 Sluice admin API
+  --doc FILE          where to write the results (default docs/PERFORMANCE.md)
+
+Environment: SLUICE_JAVA_OPTS for Sluice's JVM.
+EOF
+}
+
+parse_options() {
+  while (($#)); do
+    case "$1" in
+      --time) TIME_S="${2:?}"; shift 2 ;;
+      --threads) THREADS="${2:?}"; shift 2 ;;
+      --rounds) ROUNDS="${2:?}"; shift 2 ;;
+      --tests) TESTS="${2:?}"; shift 2 ;;
+      --warmup) WARMUP_S="${2:?}"; shift 2 ;;
+      --skip-sluice) SKIP_SLUICE=1; shift ;;
+      --sandbox-dir) SANDBOX_DIR="${2:?}"; shift 2 ;;
+      --sluice-primary-endpoint) PRIMARY_ENDPOINT_STYLE="${2:?}"; shift 2 ;;
+      --doc) DOC="${2:?}"; shift 2 ;;
+      --proxy-base-port) PROXY_BASE_PORT="${2:?}"; shift 2 ;;
+      -h | --help) usage; exit 0 ;;
+      *) usage >&2; die "unknown option '$1'" ;;
+    esac
+  done
+  local n
+  for n in "$TIME_S" "$THREADS" "$ROUNDS" "$WARMUP_S" "$PROXY_BASE_PORT"; do
+    [[ "$n" =~ ^[0-9]+$ ]] || die "--time, --threads, --rounds, --warmup and --proxy-base-port take whole numbers, got '$n'"
+  done
+  HAPROXY_PRIMARY_PORT=$PROXY_BASE_PORT
+  HAPROXY_REPLICA_PORT=$((PROXY_BASE_PORT + 1))
+  SLUICE_RW_PORT=$((PROXY_BASE_PORT + 2))
+  SLUICE_PRIMARY_PORT=$((PROXY_BASE_PORT + 3))
+  SLUICE_ADMIN_PORT=$((PROXY_BASE_PORT + 4))
+  ((TIME_S > 0 && THREADS > 0 && ROUNDS > 0)) || die "--time, --threads and --rounds must be positive"
+  [[ "$PRIMARY_ENDPOINT_STYLE" == weights || "$PRIMARY_ENDPOINT_STYLE" == single-node ]] ||
+    die "--sluice-primary-endpoint takes weights or single-node, got '$PRIMARY_ENDPOINT_STYLE'"
+  IFS=',' read -r -a TEST_LIST <<<"$TESTS"
+  ((${#TEST_LIST[@]} > 0)) || die "--tests is empty"
+}
+
+# ---------------------------------------------------------------------------------------
+# Processes we start, and their cleanup
+
+WORK=""
+HAPROXY_PID=""
+SLUICE_PID=""
+
+stop_process() {
+  local pid="$1" name="$2" i
+  if [[ -z "$pid" ]] || ! kill -0 "$pid" 2>/dev/null; then
+    return 0
+  fi
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for ((i = 0; i < 100; i++)); do
+    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+    sleep 0.1
+  done
+  warn "$name (pid $pid) ignored SIGTERM for 10 s; killing it"
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true # its exit status is of no interest after a kill
+}
+
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  stop_process "$SLUICE_PID" Sluice
+  stop_process "$HAPROXY_PID" HAProxy
+  if [[ -n "$WORK" && -d "$WORK" ]]; then
+    if ((status == 0)); then
+      rm -rf "$WORK"
+    else
+      note "logs and generated configurations kept in $WORK"
+    fi
+  fi
+  exit "$status"
+}
+
+# ---------------------------------------------------------------------------------------
+# Setup
+
+PORT_PRIMARY=""
+PORT_RO1=""
+PORT_RO2=""
+
+start_sandbox() {
+  local dir base_port replicas
+  if [[ -n "$SANDBOX_DIR" ]]; then
+    dir="$SANDBOX_DIR"
+    "$SLUICE_ROOT/scripts/sandbox.sh" start --dir "$dir" >&2
+  elif [[ -f "$DEMO_DIR/sandbox.conf" ]]; then
+    dir="$DEMO_DIR"
+    info "Using the demo sandbox in $dir"
+    "$SLUICE_ROOT/scripts/sandbox.sh" start --dir "$dir" >&2
+  else
+    dir="$BENCH_DIR"
+    "$SLUICE_ROOT/scripts/sandbox.sh" start --replicas 2 --base-port "$BENCH_BASE_PORT" --dir "$dir" >&2
+  fi
+  base_port="$(sed -n 's/^base_port=//p' "$dir/sandbox.conf")"
+  replicas="$(sed -n 's/^replicas=//p' "$dir/sandbox.conf")"
+  ((replicas >= 2)) || die "the sandbox in $dir has $replicas replica(s); the benchmark needs 2"
+  SANDBOX_DIR="$dir"
+  PORT_PRIMARY="$base_port"
+  PORT_RO1=$((base_port + 1))
+  PORT_RO2=$((base_port + 2))
+}
+
+sysbench_common() {
+  local port="$1"
+  printf '%s\n' --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$port" \
+    --mysql-user=app --mysql-password=app --mysql-db=sbtest \
+    --tables="$TABLES" --table-size="$TABLE_SIZE"
+}
+
+prepare_tables() {
+  local rows
+  rows="$(mariadb --defaults-file="$SANDBOX_DIR/node0/my.cnf" --batch --skip-column-names -e \
+    "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'sbtest' AND table_name LIKE 'sbtest%';
+     SELECT COUNT(*) FROM sbtest.sbtest$TABLES" 2>/dev/null | paste -sd' ')" || rows=""
+  if [[ "$rows" == "$TABLES $TABLE_SIZE" ]]; then
+    info "sysbench tables already prepared ($TABLES x $TABLE_SIZE rows)"
+  else
+    info "Preparing sysbench tables ($TABLES x $TABLE_SIZE rows) on the primary"
+    local -a common
+    mapfile -t common < <(sysbench_common "$PORT_PRIMARY")
+    sysbench oltp_common "${common[@]}" cleanup >"$WORK/prepare.log" 2>&1 ||
+      { tail -n 20 "$WORK/prepare.log" >&2; die "sysbench cleanup failed"; }
+    sysbench oltp_common "${common[@]}" prepare >>"$WORK/prepare.log" 2>&1 ||
+      { tail -n 20 "$WORK/prepare.log" >&2; die "sysbench prepare failed"; }
+  fi
+  "$SLUICE_ROOT/scripts/sandbox.sh" sync --dir "$SANDBOX_DIR" || die "the replicas did not catch up after prepare"
+}
+
+require_free_port() {
+  ! port_open "$1" || die "port $1 is in use (see: ss -ltnp 'sport = :$1'); the benchmark needs it"
+}
+
+start_haproxy() {
+  local haproxy config="$WORK/haproxy.cfg"
+  haproxy="$(require_bin haproxy)"
+  require_free_port "$HAPROXY_PRIMARY_PORT"
+  require_free_port "$HAPROXY_REPLICA_PORT"
+  cat >"$config" <<EOF
+# A plain TCP hop: bytes in, bytes out, no protocol awareness.
+global
+    maxconn 4096
+defaults
+    mode tcp
+    timeout connect 5s
+    timeout client 1h
+    timeout server 1h
+frontend to_primary
+    bind 127.0.0.1:$HAPROXY_PRIMARY_PORT
+    default_backend primary
+backend primary
+    server primary 127.0.0.1:$PORT_PRIMARY
+frontend to_replica
+    bind 127.0.0.1:$HAPROXY_REPLICA_PORT
+    default_backend replica
+backend replica
+    server ro1 127.0.0.1:$PORT_RO1
+EOF
+  "$haproxy" -c -q -f "$config" || die "HAProxy rejected its generated configuration $config"
+  info "Starting HAProxy (tcp) on :$HAPROXY_PRIMARY_PORT -> primary, :$HAPROXY_REPLICA_PORT -> ro1"
+  "$haproxy" -db -f "$config" >"$WORK/haproxy.log" 2>&1 &
+  HAPROXY_PID=$!
+  if ! wait_for_port "$HAPROXY_PRIMARY_PORT" "$STARTUP_TIMEOUT_S" || ! wait_for_port "$HAPROXY_REPLICA_PORT" 5; then
+    tail -n 20 "$WORK/haproxy.log" >&2
+    die "HAProxy did not start listening (log above)"
+  fi
+}
+
+write_sluice_config() {
+  local primary_endpoint
+  if [[ "$PRIMARY_ENDPOINT_STYLE" == single-node ]]; then
+    primary_endpoint="    nodes: [primary]
+    weights: auto"
+  else
+    # A read-write endpoint must hold a replica; weight 0 keeps reads off it.
+    primary_endpoint="    nodes: [primary, ro1]
+    weights: {primary: 100, ro1: 0}"
+  fi
+  cat >"$WORK/sluice-bench.yaml" <<EOF
+monitor: {user: monitor, password: monitor, interval: 1s}
+nodes:
+  - {name: primary, address: 127.0.0.1:$PORT_PRIMARY, role: primary}
+  - {name: ro1, address: 127.0.0.1:$PORT_RO1, role: replica}
+  - {name: ro2, address: 127.0.0.1:$PORT_RO2, role: replica}
+endpoints:
+  - name: bench-rw
+    listen: 127.0.0.1:$SLUICE_RW_PORT
+    mode: read-write
+    nodes: [primary, ro1, ro2]
+    weights: {primary: 0, ro1: 100, ro2: 100}
+  - name: bench-primary
+    listen: 127.0.0.1:$SLUICE_PRIMARY_PORT
+    mode: read-write
+$primary_endpoint
+admin: {listen: 127.0.0.1:$SLUICE_ADMIN_PORT, token: ""}
+EOF
+}
+
+start_sluice() {
+  build_if_needed
+  require_free_port "$SLUICE_RW_PORT"
+  require_free_port "$SLUICE_PRIMARY_PORT"
+  require_free_port "$SLUICE_ADMIN_PORT"
+  write_sluice_config
+  local -a java_opts=()
+  read -r -a java_opts <<<"${SLUICE_JAVA_OPTS:-}"
+  info "Starting Sluice on :$SLUICE_RW_PORT (primary + 2 replicas) and :$SLUICE_PRIMARY_PORT (reads on the primary)"
+  java "${java_opts[@]}" -jar "$SLUICE_JAR" run --config "$WORK/sluice-bench.yaml" >"$WORK/sluice.log" 2>&1 &
+  SLUICE_PID=$!
+  local port deadline=$((SECONDS + STARTUP_TIMEOUT_S))
+  for port in "$SLUICE_RW_PORT" "$SLUICE_PRIMARY_PORT"; do
+    until mariadb --no-defaults -h127.0.0.1 -P"$port" -uapp -papp --connect-timeout=2 -e 'SELECT 1' >/dev/null 2>&1; do
+      if ! kill -0 "$SLUICE_PID" 2>/dev/null || ((SECONDS >= deadline)); then
+        tail -n 30 "$WORK/sluice.log" >&2
+        die "Sluice did not answer on :$port (log above; config $WORK/sluice-bench.yaml)"
+      fi
+      sleep 0.2
+    done
+  done
+}
+
+# ---------------------------------------------------------------------------------------
+# Measuring
+
+# Paths per test: "label|port" lines, in the order direct, TCP hop, Sluice.
+paths_for() {
+  if [[ "$1" == oltp_read_only ]]; then
+    echo "direct → ro1|$PORT_RO1"
+    echo "HAProxy → ro1|$HAPROXY_REPLICA_PORT"
+    ((SKIP_SLUICE)) || echo "Sluice → ro1, ro2|$SLUICE_RW_PORT"
+  else
+    echo "direct → primary|$PORT_PRIMARY"
+    echo "HAProxy → primary|$HAPROXY_PRIMARY_PORT"
+    ((SKIP_SLUICE)) || echo "Sluice → primary|$SLUICE_PRIMARY_PORT"
+  fi
+}
+
+# Options particular to a test: autocommit reads for oltp_read_only (no BEGIN/COMMIT), so
+# a read/write-splitting proxy may send them to replicas.
+test_options() {
+  if [[ "$1" == oltp_read_only ]]; then echo "--skip-trx=on"; fi
+}
+
+# sysbench_run TEST PORT SECONDS OUTFILE: runs one measurement.
+sysbench_run() {
+  local test="$1" port="$2" seconds="$3" out="$4"
+  local -a common extra
+  mapfile -t common < <(sysbench_common "$port")
+  read -r -a extra <<<"$(test_options "$test")"
+  if ! sysbench "$test" "${common[@]}" "${extra[@]}" --threads="$THREADS" --time="$seconds" \
+    --report-interval=0 run >"$out" 2>&1; then
+    tail -n 20 "$out" >&2
+    die "sysbench $test on port $port failed (output above, full: $out)"
+  fi
+}
+
+# parse_result FILE: prints "tps qps p95" from sysbench's summary.
+parse_result() {
+  awk '
+    $1 == "transactions:" { gsub(/[()]/, ""); tps = $3 }
+    $1 == "queries:" { gsub(/[()]/, ""); qps = $3 }
+    /95th percentile:/ { p95 = $3 }
+    END { if (tps == "" || qps == "" || p95 == "") exit 1; print tps, qps, p95 }
+  ' "$1"
+}
+
+median() {
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+    if (NR == 0) exit 1
+    if (NR % 2) printf "%.2f\n", v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", (b > 0 ? a / b : 0) }'; }
+
+declare -A TPS QPS P95
+
+measure() {
+  local test round line label port i n offset parsed tps qps p95
+  local -a paths
+  if ((WARMUP_S > 0)); then
+    for test in "${TEST_LIST[@]}"; do
+      mapfile -t paths < <(paths_for "$test")
+      for line in "${paths[@]}"; do
+        info "warm-up: $test via ${line%%|*} (${WARMUP_S}s)"
+        sysbench_run "$test" "${line##*|}" "$WARMUP_S" "$WORK/warmup.txt"
+      done
+    done
+  fi
+  for ((round = 1; round <= ROUNDS; round++)); do
+    for test in "${TEST_LIST[@]}"; do
+      mapfile -t paths < <(paths_for "$test")
+      n=${#paths[@]}
+      offset=$(((round - 1) % n))
+      for ((i = 0; i < n; i++)); do
+        line="${paths[(i + offset) % n]}"
+        label="${line%%|*}"
+        port="${line##*|}"
+        info "round $round/$ROUNDS: $test via $label (:$port, ${TIME_S}s, $THREADS threads)"
+        sysbench_run "$test" "$port" "$TIME_S" "$WORK/$round-$test-$port.txt"
+        parsed="$(parse_result "$WORK/$round-$test-$port.txt")" ||
+          die "cannot read tps/qps/p95 from $WORK/$round-$test-$port.txt"
+        read -r tps qps p95 <<<"$parsed"
+        TPS["$test|$label|$round"]="$tps"
+        QPS["$test|$label|$round"]="$qps"
+        P95["$test|$label|$round"]="$p95"
+        note "tps $tps, qps $qps, p95 $p95 ms"
+      done
+    done
+  done
+}
+
+# ---------------------------------------------------------------------------------------
+# Reporting
+
+# values_of tps|qps|p95 KEY: one value per round.
+values_of() {
+  local kind="$1" key="$2" round
+  for ((round = 1; round <= ROUNDS; round++)); do
+    case "$kind" in
+      tps) echo "${TPS["$key|$round"]}" ;;
+      qps) echo "${QPS["$key|$round"]}" ;;
+      p95) echo "${P95["$key|$round"]}" ;;
+    esac
+  done
+}
+
+results_markdown() {
+  local test line label key hop sluice round
+  local -a paths tps_list ratios
+  echo "| test | path | tps (median) | qps (median) | p95 latency ms (median) | tps by round |"
+  echo "|---|---|--:|--:|--:|---|"
+  for test in "${TEST_LIST[@]}"; do
+    mapfile -t paths < <(paths_for "$test")
+    for line in "${paths[@]}"; do
+      label="${line%%|*}"
+      key="$test|$label"
+      mapfile -t tps_list < <(values_of tps "$key")
+      # shellcheck disable=SC2046 # one number per round
+      printf '| %s | %s | %s | %s | %s | %s |\n' "$test" "$label" "$(median "${tps_list[@]}")" \
+        "$(median $(values_of qps "$key"))" "$(median $(values_of p95 "$key"))" "$(
+          IFS=/
+          echo "${tps_list[*]}"
+        )"
+    done
+  done
+  echo
+  echo "| test | Sluice / TCP hop (tps), by round | Sluice / TCP hop, median | TCP hop / direct, median |"
+  echo "|---|---|--:|--:|"
+  for test in "${TEST_LIST[@]}"; do
+    mapfile -t paths < <(paths_for "$test")
+    local direct="${paths[0]%%|*}" hop_label="${paths[1]%%|*}" hop_ratios=()
+    ratios=()
+    for ((round = 1; round <= ROUNDS; round++)); do
+      hop="${TPS["$test|$hop_label|$round"]}"
+      hop_ratios+=("$(ratio "$hop" "${TPS["$test|$direct|$round"]}")")
+      if ((!SKIP_SLUICE)); then
+        sluice="${TPS["$test|${paths[2]%%|*}|$round"]}"
+        ratios+=("$(ratio "$sluice" "$hop")")
+      fi
+    done
+    if ((SKIP_SLUICE)); then
+      printf '| %s | not measured (--skip-sluice) | – | %s |\n' "$test" "$(median "${hop_ratios[@]}")"
+    else
+      printf '| %s | %s | **%s** | %s |\n' "$test" "$(
+        IFS=/
+        echo "${ratios[*]}"
+      )" "$(median "${ratios[@]}")" "$(median "${hop_ratios[@]}")"
+    fi
+  done
+}
+
+commands_markdown() {
+  local test line
+  local -a paths extra
+  echo '```sh'
+  echo "# sluice-bench/scripts/sysbench-compare.sh --time $TIME_S --threads $THREADS --rounds $ROUNDS --tests $TESTS --warmup $WARMUP_S --proxy-base-port $PROXY_BASE_PORT$( ((SKIP_SLUICE)) && echo ' --skip-sluice')"
+  echo "sysbench oltp_common $(sysbench_common "$PORT_PRIMARY" | paste -sd' ') prepare"
+  for test in "${TEST_LIST[@]}"; do
+    mapfile -t paths < <(paths_for "$test")
+    read -r -a extra <<<"$(test_options "$test")"
+    for line in "${paths[@]}"; do
+      echo "sysbench $test $(sysbench_common "${line##*|}" | paste -sd' ') ${extra[*]:+${extra[*]} }--threads=$THREADS --time=$TIME_S --report-interval=0 run   # ${line%%|*}"
+    done
+  done
+  echo '```'
+  echo
+  echo "HAProxy configuration (\`haproxy -db -f haproxy.cfg\`):"
+  echo
+  echo '```'
+  grep -v '^#' "$WORK/haproxy.cfg"
+  echo '```'
+  if ((!SKIP_SLUICE)); then
+    echo
+    echo "Sluice configuration (\`java ${SLUICE_JAVA_OPTS:-} -jar sluice-server/target/sluice.jar run --config sluice-bench.yaml\`):"
+    echo
+    echo '```yaml'
+    cat "$WORK/sluice-bench.yaml"
+    echo '```'
+  fi
+}
+
+section_markdown() {
+  local cpu memory java_version="" skipped_note=""
+  if ((SKIP_SLUICE)); then
+    skipped_note="- Sluice was not measured in this run (--skip-sluice)."
+  fi
+  cpu="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+  memory="$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
+  ((SKIP_SLUICE)) || java_version=", $(java -version 2>&1 | head -n1)"
+  cat <<EOF
+$SECTION_TITLE
+
+Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`sluice-bench/scripts/sysbench-compare.sh\`.
+
+- Machine: $(nproc) CPUs (${cpu:-unknown CPU}), $memory; sysbench, MariaDB, HAProxy$( ((SKIP_SLUICE)) || echo " and Sluice") all share it.
+- Versions: $(sysbench --version), HAProxy $(haproxy -v | head -n1 | awk '{ print $3 }'), MariaDB $("$(find_bin mariadbd)" --version | grep -oE 'Ver [^ ]+' | cut -d' ' -f2)$java_version.
+- Setup: sandbox 1 primary + 2 replicas (ports $PORT_PRIMARY-$PORT_RO2), $TABLES tables × $TABLE_SIZE rows,
+  $THREADS threads, ${TIME_S} s per run, rounds: $ROUNDS, paths interleaved and their order rotated each round,
+  ${WARMUP_S} s unrecorded warm-up per path. The TCP hop is HAProxy in \`mode tcp\`.
+$skipped_note
+
+$(results_markdown)
+
+Commands:
+
+$(commands_markdown)
+EOF
+}
+
+# write_section FILE: replaces the section (from its title to the next "## " heading) or
+# appends it; creates the file when missing.
+write_section() {
+  local doc="$1" section="$WORK/section.md" tmp
+  section_markdown >"$section"
+  mkdir -p "$(dirname "$doc")"
+  [[ -f "$doc" ]] || printf '# Performance\n\nFigures measured side by side in one run; see each section for how.\n' >"$doc"
+  tmp="$(mktemp "$doc.XXXXXX")"
+  awk -v title="$SECTION_TITLE" -v section="$section" '
+    function emit(   line) { while ((getline line < section) > 0) print line; close(section); done = 1 }
+    $0 == title { if (!done) { emit(); print "" } skipping = 1; next }
+    skipping && /^## / { skipping = 0 }
+    !skipping { print }
+    END { if (!done) { print ""; emit() } }
+  ' "$doc" >"$tmp"
+  mv "$tmp" "$doc"
+  info "Wrote the section '$SECTION_TITLE' in $doc"
+}
+
+main() {
+  parse_options "$@"
+  "$SLUICE_ROOT/scripts/install-deps.sh" mariadb sysbench haproxy
+  WORK="$(mktemp -d -t sluice-sysbench.XXXXXX)"
+  trap cleanup EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+
+  start_sandbox
+  prepare_tables
+  start_haproxy
+  ((SKIP_SLUICE)) || start_sluice
+  measure
+  printf '\n' >&2
+  results_markdown
+  write_section "$DOC"
+}
+
+main "$@"

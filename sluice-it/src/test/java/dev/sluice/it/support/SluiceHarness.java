@@ -1,0 +1,105 @@
+package dev.sluice.it.support;
+
+import dev.sluice.server.SluiceServer;
+import dev.sluice.server.config.ConfigLoader;
+import java.net.InetSocketAddress;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.stream.Collectors;
+
+/**
+ * A Sluice started in the test JVM against the sandbox cluster. The YAML given is the
+ * {@code endpoints:} list (and any other top-level section); nodes and the monitor account are
+ * filled in from the sandbox, and endpoints may listen on port 0 (any free port).
+ */
+public final class SluiceHarness implements AutoCloseable {
+    static {
+        NettyLeaks.install();
+    }
+
+    private final SluiceServer server;
+    private final SandboxCluster cluster;
+
+    private SluiceHarness(SluiceServer server, SandboxCluster cluster) {
+        this.server = server;
+        this.cluster = cluster;
+    }
+
+    /** Starts Sluice with the sandbox's nodes and the given extra YAML (endpoints etc.). */
+    public static SluiceHarness start(SandboxCluster cluster, String yaml) {
+        String config = nodesYaml(cluster) + yaml;
+        try {
+            return new SluiceHarness(SluiceServer.start(ConfigLoader.parse(config)), cluster);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** One read-write endpoint {@code rw} over every node, plus what {@code extra} adds to it. */
+    public static SluiceHarness readWrite(SandboxCluster cluster, String extraEndpointKeys) {
+        return start(cluster, """
+                endpoints:
+                  - name: rw
+                    listen: 127.0.0.1:0
+                    mode: read-write
+                """ + indent(extraEndpointKeys, "    "));
+    }
+
+    private static String indent(String text, String prefix) {
+        return text.lines().map(l -> prefix + l).collect(Collectors.joining("\n", "", text.isEmpty() ? "" : "\n"));
+    }
+
+    public static String nodesYaml(SandboxCluster cluster) {
+        StringBuilder b = new StringBuilder();
+        b.append("monitor: {user: ").append(SandboxCluster.MONITOR_USER).append(", password: ")
+                .append(SandboxCluster.MONITOR_PASSWORD).append(", interval: 500ms}\n");
+        b.append("admin: {listen: 127.0.0.1:0}\n");
+        b.append("nodes:\n");
+        for (SandboxNode n : cluster.nodes()) {
+            b.append("  - {name: ").append(n.name()).append(", address: ").append(n.address())
+                    .append(", role: ").append(n.isPrimary() ? "primary" : "replica").append("}\n");
+        }
+        return b.toString();
+    }
+
+    public SluiceServer server() {
+        return server;
+    }
+
+    public InetSocketAddress address(String endpoint) {
+        return server.endpointAddress(endpoint)
+                .orElseThrow(() -> new IllegalArgumentException("no endpoint " + endpoint));
+    }
+
+    public int port(String endpoint) {
+        return address(endpoint).getPort();
+    }
+
+    /** A MariaDB Connector/J URL to an endpoint, database {@code test}, with extra options. */
+    public String mariadbUrl(String endpoint, String options) {
+        return "jdbc:mariadb://127.0.0.1:" + port(endpoint) + "/test?user=" + SandboxCluster.APP_USER + "&password="
+                + SandboxCluster.APP_PASSWORD + (options.isEmpty() ? "" : "&" + options);
+    }
+
+    /** A MySQL Connector/J URL to an endpoint, database {@code test}, with extra options. */
+    public String mysqlUrl(String endpoint, String options) {
+        return "jdbc:mysql://127.0.0.1:" + port(endpoint) + "/test?user=" + SandboxCluster.APP_USER + "&password="
+                + SandboxCluster.APP_PASSWORD + "&sslMode=DISABLED&allowPublicKeyRetrieval=true"
+                + (options.isEmpty() ? "" : "&" + options);
+    }
+
+    public Connection connect(String endpoint) throws SQLException {
+        return DriverManager.getConnection(mariadbUrl(endpoint, ""));
+    }
+
+    public SandboxCluster cluster() {
+        return cluster;
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}

@@ -1,0 +1,314 @@
+package dev.sluice.routing.sql;
+
+/**
+ * Tokens over the UTF-8 bytes of a COM_QUERY payload, with one token of lookahead, no copies and
+ * no allocation per token.
+ *
+ * <p>It skips whitespace, {@code #} and {@code -- } comments and ordinary {@code /* *&#47;}
+ * comments, and treats executable comments ({@code /*!}, {@code /*!50700}, {@code /*M!100101})
+ * as SQL, because the server runs them. An unterminated string, quoted name or comment ends the
+ * token stream and sets {@link #malformed}: the server will reject the text, and until it does
+ * nothing in it can be trusted to be harmless. Every loop advances, so the cost is linear in the
+ * input whatever the bytes are.
+ */
+final class Lexer {
+
+    private static final int MAX_VERSION_DIGITS = 6;
+
+    private final byte[] buf;
+    private final int limit;
+    private int pos;
+    private boolean inExecutableComment;
+    /** An unterminated string, quoted name or comment was met. */
+    boolean malformed;
+
+    // current token
+    TokenType type = TokenType.END;
+    int start;
+    int end;
+    long hash;
+    int punct;
+    boolean spaceBefore;
+    Keyword keyword = Keyword.NONE;
+    /** For {@link TokenType#SYSTEM_VARIABLE}: GLOBAL, SESSION, LOCAL, PERSIST, PERSIST_ONLY or NONE. */
+    Keyword scope = Keyword.NONE;
+
+    // lookahead token
+    private TokenType nType;
+    private int nStart;
+    private int nEnd;
+    private long nHash;
+    private int nPunct;
+    private boolean nSpace;
+    private Keyword nKeyword;
+    private Keyword nScope;
+
+    Lexer(byte[] buf, int from, int to) {
+        this.buf = buf;
+        this.pos = from;
+        this.limit = to;
+        lexNext();
+    }
+
+    /** Starts over at {@code from}, e.g. after the leading hints. */
+    void restartAt(int from) {
+        pos = from;
+        inExecutableComment = false;
+        lexNext();
+    }
+
+    /** Moves to the next token. */
+    void advance() {
+        type = nType;
+        start = nStart;
+        end = nEnd;
+        hash = nHash;
+        punct = nPunct;
+        spaceBefore = nSpace;
+        keyword = nKeyword;
+        scope = nScope;
+        lexNext();
+    }
+
+    TokenType peekType() {
+        return nType;
+    }
+
+    Keyword peekKeyword() {
+        return nKeyword;
+    }
+
+    boolean peekPunct(int c) {
+        return nType == TokenType.PUNCT && nPunct == c;
+    }
+
+    boolean isPunct(int c) {
+        return type == TokenType.PUNCT && punct == c;
+    }
+
+    /** Start of the lookahead token (end of input when there is none). */
+    int peekStart() {
+        return nStart;
+    }
+
+    byte[] bytes() {
+        return buf;
+    }
+
+    private void lexNext() {
+        nSpace = skipSpaceAndComments();
+        nKeyword = Keyword.NONE;
+        nScope = Keyword.NONE;
+        nPunct = 0;
+        nHash = 0;
+        if (pos >= limit) {
+            nType = TokenType.END;
+            nStart = limit;
+            nEnd = limit;
+            return;
+        }
+        int b = buf[pos];
+        if (isWordStart(b)) {
+            lexWord();
+        } else if (isDigit(b) || (b == '.' && pos + 1 < limit && isDigit(buf[pos + 1]))) {
+            nType = TokenType.NUMBER;
+            nStart = pos;
+            while (pos < limit && (isWordByte(buf[pos]) || buf[pos] == '.')) {
+                pos++;
+            }
+            nEnd = pos;
+        } else if (b == '\'' || b == '"') {
+            nType = TokenType.STRING;
+            lexQuoted(b);
+        } else if (b == '`') {
+            nType = TokenType.QUOTED_NAME;
+            lexQuoted(b);
+        } else if (b == '@') {
+            lexVariable();
+        } else if (b == ':' && pos + 1 < limit && buf[pos + 1] == '=') {
+            nType = TokenType.ASSIGN;
+            nStart = pos;
+            pos += 2;
+            nEnd = pos;
+        } else {
+            nType = TokenType.PUNCT;
+            nPunct = b & 0xFF;
+            nStart = pos;
+            pos++;
+            nEnd = pos;
+        }
+    }
+
+    private void lexWord() {
+        nType = TokenType.WORD;
+        nStart = pos;
+        long h = WordHash.SEED;
+        while (pos < limit && isWordByte(buf[pos])) {
+            h = WordHash.step(h, buf[pos]);
+            pos++;
+        }
+        nEnd = pos;
+        nHash = h;
+        nKeyword = Keyword.lookup(buf, nStart, nEnd, h);
+    }
+
+    /** A quoted string or name starting at {@code pos}; backslash escapes in strings, doubled quotes in both. */
+    private void lexQuoted(int quote) {
+        pos++;
+        nStart = pos;
+        long h = WordHash.SEED;
+        boolean backslashEscapes = quote != '`';
+        while (pos < limit) {
+            int b = buf[pos];
+            if (b == quote) {
+                if (pos + 1 < limit && buf[pos + 1] == quote) {
+                    h = WordHash.step(h, b);
+                    pos += 2;
+                    continue;
+                }
+                nEnd = pos;
+                nHash = h;
+                pos++;
+                return;
+            }
+            if (b == '\\' && backslashEscapes) {
+                pos = Math.min(pos + 2, limit);
+                continue;
+            }
+            h = WordHash.step(h, b);
+            pos++;
+        }
+        nEnd = limit;
+        nHash = h;
+        malformed = true;
+    }
+
+    /** {@code @name}, {@code @'name'}, {@code @@[scope.]name}; a lone {@code @} is punctuation. */
+    private void lexVariable() {
+        int at = pos;
+        if (pos + 1 < limit && buf[pos + 1] == '@') {
+            pos += 2;
+            nType = TokenType.SYSTEM_VARIABLE;
+            lexVariableName();
+            if (pos < limit && buf[pos] == '.') {
+                Keyword maybeScope = Keyword.lookup(buf, nStart, nEnd, nHash);
+                if (maybeScope == Keyword.GLOBAL || maybeScope == Keyword.SESSION || maybeScope == Keyword.LOCAL
+                        || maybeScope == Keyword.PERSIST || maybeScope == Keyword.PERSIST_ONLY) {
+                    nScope = maybeScope;
+                    pos++;
+                    lexVariableName();
+                }
+            }
+            nType = TokenType.SYSTEM_VARIABLE;
+            nKeyword = Keyword.lookup(buf, nStart, nEnd, nHash);
+            return;
+        }
+        pos++;
+        if (pos < limit && (buf[pos] == '\'' || buf[pos] == '"' || buf[pos] == '`')) {
+            lexQuoted(buf[pos]);
+            nType = TokenType.USER_VARIABLE;
+            return;
+        }
+        if (pos < limit && isWordByte(buf[pos])) {
+            nType = TokenType.USER_VARIABLE;
+            nStart = pos;
+            long h = WordHash.SEED;
+            while (pos < limit && (isWordByte(buf[pos]) || buf[pos] == '.')) {
+                h = WordHash.step(h, buf[pos]);
+                pos++;
+            }
+            nEnd = pos;
+            nHash = h;
+            return;
+        }
+        nType = TokenType.PUNCT;
+        nPunct = '@';
+        nStart = at;
+        nEnd = pos;
+    }
+
+    private void lexVariableName() {
+        if (pos < limit && buf[pos] == '`') {
+            lexQuoted('`');
+            return;
+        }
+        nStart = pos;
+        long h = WordHash.SEED;
+        while (pos < limit && isWordByte(buf[pos])) {
+            h = WordHash.step(h, buf[pos]);
+            pos++;
+        }
+        nEnd = pos;
+        nHash = h;
+    }
+
+    /** Skips blanks and comments; returns whether anything was skipped. */
+    private boolean skipSpaceAndComments() {
+        int from = pos;
+        while (pos < limit) {
+            int b = buf[pos];
+            if (b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == 0x0B) {
+                pos++;
+            } else if (b == '#') {
+                skipToEndOfLine();
+            } else if (b == '-' && pos + 1 < limit && buf[pos + 1] == '-'
+                    && (pos + 2 >= limit || (buf[pos + 2] & 0xFF) <= ' ')) {
+                skipToEndOfLine();
+            } else if (b == '/' && pos + 1 < limit && buf[pos + 1] == '*') {
+                if (!enterComment()) {
+                    return true;
+                }
+            } else if (b == '*' && inExecutableComment && pos + 1 < limit && buf[pos + 1] == '/') {
+                inExecutableComment = false;
+                pos += 2;
+            } else {
+                break;
+            }
+        }
+        return pos != from;
+    }
+
+    /**
+     * At {@code /*}: enters an executable comment (its body is SQL) or skips an ordinary one.
+     * Returns false when an unterminated comment ended the input.
+     */
+    private boolean enterComment() {
+        int body = pos + 2;
+        boolean mariaDbOnly = body + 1 < limit && (buf[body] == 'M' || buf[body] == 'm') && buf[body + 1] == '!';
+        if (!inExecutableComment && (mariaDbOnly || (body < limit && buf[body] == '!'))) {
+            pos = body + (mariaDbOnly ? 2 : 1);
+            for (int digits = 0; digits < MAX_VERSION_DIGITS && pos < limit && isDigit(buf[pos]); digits++) {
+                pos++;
+            }
+            inExecutableComment = true;
+            return true;
+        }
+        for (int i = body; i + 1 < limit; i++) {
+            if (buf[i] == '*' && buf[i + 1] == '/') {
+                pos = i + 2;
+                return true;
+            }
+        }
+        pos = limit;
+        malformed = true;
+        return false;
+    }
+
+    private void skipToEndOfLine() {
+        while (pos < limit && buf[pos] != '\n') {
+            pos++;
+        }
+    }
+
+    static boolean isDigit(int b) {
+        return b >= '0' && b <= '9';
+    }
+
+    static boolean isWordStart(int b) {
+        return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '_' || b == '$' || b < 0;
+    }
+
+    static boolean isWordByte(int b) {
+        return isWordStart(b) || isDigit(b);
+    }
+}

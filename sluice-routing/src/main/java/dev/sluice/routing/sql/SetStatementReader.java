@@ -1,0 +1,335 @@
+package dev.sluice.routing.sql;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads a SET statement: which variables it sets, in which scope, and what that means for routing.
+ *
+ * <ul>
+ *   <li>session variables, SET NAMES / CHARACTER SET, SET [SESSION] TRANSACTION, SET ROLE: a
+ *       {@link SessionCommand} for every backend, with the variables it sets for de-duplication;
+ *   <li>only user variables: {@link StatementKind#SET_USER_VARIABLE}, primary only (SPEC §3);
+ *   <li>any GLOBAL / PERSIST assignment: administration on the primary only, because a global
+ *       change sent to replicas would reconfigure them;
+ *   <li>SET PASSWORD / DEFAULT ROLE: account DDL; MariaDB SET STATEMENT … FOR s: classified as s.
+ * </ul>
+ * The autocommit and isolation values are read when they are literals; an expression gives
+ * {@link AutocommitChange#UNKNOWN} and the server's status flags settle it.
+ */
+final class SetStatementReader {
+
+    private static final List<String> NAMES_VARIABLES = List.of("character_set_client",
+            "character_set_connection", "character_set_results", "collation_connection");
+    private static final List<String> CHARSET_VARIABLES = List.of("character_set_client",
+            "character_set_connection", "character_set_results");
+    private static final String ISOLATION_VARIABLE = "transaction_isolation";
+    private static final String READ_ONLY_VARIABLE = "transaction_read_only";
+
+    private final StatementScanner s;
+    private final Lexer lx;
+    private final Set<String> variables = new LinkedHashSet<>();
+    private boolean userVariables;
+    private boolean globalScope;
+    private boolean dependsOnState;
+    private boolean oneShot;
+    private IsolationLevel isolationLevel;
+
+    SetStatementReader(StatementScanner scanner) {
+        this.s = scanner;
+        this.lx = scanner.lx;
+    }
+
+    void read() {
+        s.next();
+        switch (lx.keyword) {
+            case STATEMENT -> {
+                setStatement();
+                return;
+            }
+            case PASSWORD -> {
+                s.kind = StatementKind.DDL;
+                s.scanBody();
+                return;
+            }
+            case DEFAULT -> {
+                if (lx.peekKeyword() == Keyword.ROLE) {
+                    s.kind = StatementKind.DDL;
+                    s.scanBody();
+                    return;
+                }
+            }
+            case ROLE -> {
+                variables.add(SessionCommand.ROLE);
+                s.next();
+                skipValue();
+                finish();
+                s.scanBody();
+                return;
+            }
+            default -> {
+                // an assignment list
+            }
+        }
+        while (assignment()) {
+            if (!(s.depth == 0 && lx.isPunct(','))) {
+                finish();
+                s.scanBody();
+                return;
+            }
+            s.next();
+        }
+        s.kind = StatementKind.UNKNOWN;
+        s.scanBody();
+    }
+
+    /** MariaDB {@code SET STATEMENT var = value [, …] FOR statement}: the inner statement decides. */
+    private void setStatement() {
+        s.next();
+        while (lx.type != TokenType.END && !(s.depth == 0 && lx.keyword == Keyword.FOR)) {
+            if (!s.processToken()) {
+                s.kind = StatementKind.UNKNOWN;
+                return;
+            }
+            lx.advance();
+        }
+        if (lx.type == TokenType.END) {
+            s.kind = StatementKind.UNKNOWN;
+            return;
+        }
+        s.next();
+        s.dispatch();
+    }
+
+    private boolean assignment() {
+        Keyword scope = Keyword.NONE;
+        boolean assignedHere = lx.peekPunct('=') || lx.peekType() == TokenType.ASSIGN;
+        if (lx.type == TokenType.WORD && isScope(lx.keyword) && !assignedHere) {
+            scope = lx.keyword;
+            s.next();
+            assignedHere = lx.peekPunct('=') || lx.peekType() == TokenType.ASSIGN;
+        }
+        if (lx.type == TokenType.WORD && !assignedHere) {
+            switch (lx.keyword) {
+                case TRANSACTION -> {
+                    return transaction(scope);
+                }
+                case NAMES -> {
+                    return charset(NAMES_VARIABLES, scope);
+                }
+                case CHARACTER -> {
+                    s.next();
+                    return charset(CHARSET_VARIABLES, scope);
+                }
+                case CHARSET -> {
+                    return charset(CHARSET_VARIABLES, scope);
+                }
+                default -> {
+                    return false;
+                }
+            }
+        }
+        switch (lx.type) {
+            case USER_VARIABLE -> {
+                userVariables = true;
+                s.set(StatementProperty.USER_VARIABLE_WRITE);
+                s.next();
+                return value(Optional.empty());
+            }
+            case SYSTEM_VARIABLE -> {
+                if (lx.scope != Keyword.NONE) {
+                    scope = lx.scope;
+                }
+                noteScope(scope);
+                String name = lowerName();
+                s.next();
+                return value(Optional.of(name));
+            }
+            case WORD, QUOTED_NAME -> {
+                noteScope(scope);
+                String name = lowerName();
+                s.next();
+                if (lx.isPunct('.')) {
+                    s.next();
+                    name = name + "." + lowerName();
+                    s.next();
+                }
+                return value(Optional.of(name));
+            }
+            default -> {
+                return false;
+            }
+        }
+    }
+
+    private static boolean isScope(Keyword k) {
+        return k == Keyword.GLOBAL || k == Keyword.SESSION || k == Keyword.LOCAL || k == Keyword.PERSIST
+                || k == Keyword.PERSIST_ONLY;
+    }
+
+    private void noteScope(Keyword scope) {
+        if (scope == Keyword.GLOBAL || scope == Keyword.PERSIST || scope == Keyword.PERSIST_ONLY) {
+            globalScope = true;
+        }
+    }
+
+    private String lowerName() {
+        return TableName.lowerAscii(new String(lx.bytes(), lx.start, lx.end - lx.start, StandardCharsets.UTF_8));
+    }
+
+    /** {@code = expr} or {@code := expr} up to the next top-level comma. */
+    private boolean value(Optional<String> systemVariable) {
+        if (!lx.isPunct('=') && lx.type != TokenType.ASSIGN) {
+            return false;
+        }
+        s.next();
+        TokenType firstType = lx.type;
+        int firstStart = lx.start;
+        int firstEnd = lx.end;
+        Keyword firstKeyword = lx.keyword;
+        int count = 0;
+        boolean readsVariables = false;
+        while (!atValueEnd()) {
+            readsVariables |= lx.type == TokenType.SYSTEM_VARIABLE || lx.type == TokenType.USER_VARIABLE;
+            count++;
+            if (!s.processToken()) {
+                break;
+            }
+            lx.advance();
+        }
+        if (systemVariable.isEmpty()) {
+            return count > 0;
+        }
+        String name = systemVariable.get();
+        String literal = count == 1 ? literal(firstType, firstStart, firstEnd, firstKeyword) : "";
+        switch (name) {
+            case "autocommit" -> s.autocommit = autocommit(literal);
+            case "tx_isolation", ISOLATION_VARIABLE -> {
+                name = ISOLATION_VARIABLE;
+                isolationLevel = IsolationLevel.parse(literal).orElse(null);
+            }
+            case "tx_read_only" -> name = READ_ONLY_VARIABLE;
+            default -> {
+                // an ordinary variable
+            }
+        }
+        variables.add(name);
+        dependsOnState |= readsVariables;
+        return count > 0;
+    }
+
+    private boolean atValueEnd() {
+        return lx.type == TokenType.END || (s.depth == 0 && (lx.isPunct(',') || lx.isPunct(';')));
+    }
+
+    /** The text of a one-token value (a number, a word, or a string's content); "" for anything else. */
+    private String literal(TokenType type, int start, int end, Keyword keyword) {
+        boolean plain = type == TokenType.NUMBER || type == TokenType.STRING
+                || (type == TokenType.WORD && keyword != Keyword.DEFAULT);
+        return plain ? new String(lx.bytes(), start, end - start, StandardCharsets.UTF_8) : "";
+    }
+
+    private static AutocommitChange autocommit(String literal) {
+        return switch (literal.toLowerCase(Locale.ROOT)) {
+            case "1", "on", "true" -> AutocommitChange.ON;
+            case "0", "off", "false" -> AutocommitChange.OFF;
+            default -> AutocommitChange.UNKNOWN;
+        };
+    }
+
+    private boolean charset(List<String> names, Keyword scope) {
+        noteScope(scope);
+        variables.addAll(names);
+        s.next();
+        return skipValue();
+    }
+
+    private boolean skipValue() {
+        int count = 0;
+        while (!atValueEnd()) {
+            count++;
+            if (!s.processToken()) {
+                break;
+            }
+            lx.advance();
+        }
+        return count > 0;
+    }
+
+    /** {@code [scope] TRANSACTION ISOLATION LEVEL x | READ ONLY | READ WRITE [, …]}. */
+    private boolean transaction(Keyword scope) {
+        noteScope(scope);
+        oneShot |= scope == Keyword.NONE;
+        s.next();
+        while (true) {
+            if (lx.keyword == Keyword.ISOLATION) {
+                s.next();
+                if (lx.keyword != Keyword.LEVEL) {
+                    return false;
+                }
+                s.next();
+                isolationLevel = level();
+                if (isolationLevel == null) {
+                    return false;
+                }
+                variables.add(ISOLATION_VARIABLE);
+            } else if (lx.keyword == Keyword.READ && (lx.peekKeyword() == Keyword.ONLY
+                    || lx.peekKeyword() == Keyword.WRITE)) {
+                s.next();
+                s.next();
+                variables.add(READ_ONLY_VARIABLE);
+            } else {
+                return false;
+            }
+            boolean more = lx.isPunct(',') && (lx.peekKeyword() == Keyword.ISOLATION || lx.peekKeyword() == Keyword.READ);
+            if (!more) {
+                return true;
+            }
+            s.next();
+        }
+    }
+
+    /** READ UNCOMMITTED | READ COMMITTED | REPEATABLE READ | SERIALIZABLE; leaves the lexer after it. */
+    private IsolationLevel level() {
+        Keyword first = lx.keyword;
+        Keyword second = lx.peekKeyword();
+        IsolationLevel level = null;
+        if (first == Keyword.SERIALIZABLE) {
+            level = IsolationLevel.SERIALIZABLE;
+        } else if (first == Keyword.READ && second == Keyword.COMMITTED) {
+            level = IsolationLevel.READ_COMMITTED;
+        } else if (first == Keyword.READ && second == Keyword.UNCOMMITTED) {
+            level = IsolationLevel.READ_UNCOMMITTED;
+        } else if (first == Keyword.REPEATABLE && second == Keyword.READ) {
+            level = IsolationLevel.REPEATABLE_READ;
+        }
+        if (level != null) {
+            s.next();
+            if (level != IsolationLevel.SERIALIZABLE) {
+                s.next();
+            }
+        }
+        return level;
+    }
+
+    private void finish() {
+        if (globalScope) {
+            s.kind = StatementKind.ADMINISTRATION;
+            s.autocommit = AutocommitChange.NONE;
+            return;
+        }
+        if (variables.isEmpty()) {
+            s.kind = userVariables ? StatementKind.SET_USER_VARIABLE : StatementKind.UNKNOWN;
+            return;
+        }
+        s.kind = StatementKind.SET_SESSION;
+        s.sessionCommand = new SessionCommand(s.text(), variables, dependsOnState, !oneShot);
+        if (isolationLevel != null) {
+            s.isolation = new IsolationChange(isolationLevel, !oneShot);
+        }
+    }
+}

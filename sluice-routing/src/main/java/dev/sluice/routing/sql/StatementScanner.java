@@ -1,0 +1,434 @@
+package dev.sluice.routing.sql;
+
+import dev.sluice.routing.gtid.GtidPosition;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One classification: reads the leading hints, decides the kind from the first keywords
+ * ({@link #dispatch()}), then walks every remaining token once ({@link #scanBody()}) collecting
+ * properties. Single use, single thread. Facts are accumulated in fields and frozen into a
+ * {@link Statement} at the end.
+ *
+ * <p>The body walk tracks just enough context to be right about routing: parenthesis depth,
+ * BEGIN/CASE … END nesting (so the semicolons inside a CREATE PROCEDURE body do not look like a
+ * second statement), whether the next name is in a table position (FROM, JOIN, UPDATE, INTO,
+ * TABLE, and commas of a FROM list), and the header of a WITH statement.
+ */
+final class StatementScanner {
+
+    /** A DROP TABLE naming more tables than this keeps only the first ones (session temp tables are few). */
+    static final int MAX_DROPPED_NAMES = 1024;
+    /** Routine definitions are recognised by a keyword among the first tokens of a CREATE. */
+    private static final int ROUTINE_KEYWORD_WINDOW = 12;
+    /** {@link #trackLastGtidShape()} states that complete the shape. */
+    private static final int LAST_GTID_CALLED = 4;
+    private static final int LAST_GTID_ALIASED = 6;
+
+    private final byte[] buf;
+    private final int from;
+    private final int to;
+    final Lexer lx;
+
+    // facts
+    StatementKind kind = StatementKind.UNKNOWN;
+    Hint hint = Hint.NONE;
+    Optional<GtidPosition> token = Optional.empty();
+    int props;
+    int causes;
+    TransactionControl transaction = TransactionControl.NONE;
+    int transactionOptions;
+    AutocommitChange autocommit = AutocommitChange.NONE;
+    IsolationChange isolation;
+    SessionCommand sessionCommand;
+    String schema;
+    List<TableName> created = List.of();
+    List<TableName> dropped = List.of();
+    private long tables;
+    private boolean routineDefinition;
+
+    // body walk state
+    int depth;
+    int blockDepth;
+    int fromListDepth = -1;
+    boolean tableExpected;
+    boolean cteNameExpected;
+    boolean withPending;
+    private boolean intoActive;
+    private TokenType prevType = TokenType.END;
+    private Keyword prevKeyword = Keyword.NONE;
+    private int prevPunct;
+    private int tokenIndex;
+    private int lastGtidShape;
+
+    StatementScanner(byte[] buf, int from, int to) {
+        this.buf = buf;
+        this.from = from;
+        this.to = to;
+        int sqlStart = from;
+        if (startsWithComment(buf, from, to)) {
+            HintReader hints = new HintReader();
+            sqlStart = hints.read(buf, from, to);
+            hint = hints.hint;
+            token = hints.token;
+        }
+        this.lx = new Lexer(buf, sqlStart, to);
+    }
+
+    private static boolean startsWithComment(byte[] buf, int from, int to) {
+        for (int i = from; i < to; i++) {
+            int b = buf[i];
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                return b == '/' || b == '#' || b == '-';
+            }
+        }
+        return false;
+    }
+
+    Statement scan() {
+        lx.advance();
+        dispatch();
+        return build();
+    }
+
+    void set(StatementProperty property) {
+        props |= 1 << property.ordinal();
+    }
+
+    boolean has(StatementProperty property) {
+        return (props & (1 << property.ordinal())) != 0;
+    }
+
+    void cause(LockCause cause) {
+        causes |= 1 << cause.ordinal();
+    }
+
+    /** The whole text, for session commands that must be sent and replayed. */
+    String text() {
+        return new String(buf, from, to - from, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** Decides the kind from the first keyword(s), then walks the rest. */
+    void dispatch() {
+        new LeadingKeywords(this).dispatch();
+    }
+
+    /** Marks the current token processed and moves on (for readers of leading keywords). */
+    void next() {
+        track();
+        lx.advance();
+    }
+
+    /** Walks the tokens from the current one to the end of the (first) statement. */
+    void scanBody() {
+        while (processToken()) {
+            lx.advance();
+        }
+    }
+
+    /**
+     * Takes the current token into account; false at the end of the statement. A semicolon at
+     * block depth 0 ends it, and anything after it makes the text a multi-statement.
+     */
+    boolean processToken() {
+        boolean tablePosition = tableExpected;
+        boolean ctePosition = cteNameExpected;
+        tableExpected = false;
+        cteNameExpected = false;
+        switch (lx.type) {
+            case END -> {
+                return false;
+            }
+            case PUNCT -> {
+                if (!punctuation(lx.punct)) {
+                    return false;
+                }
+            }
+            case USER_VARIABLE -> userVariable();
+            case SYSTEM_VARIABLE -> {
+                set(StatementProperty.SYSTEM_VARIABLE_READ);
+                if (lx.keyword == Keyword.WARNING_COUNT || lx.keyword == Keyword.ERROR_COUNT) {
+                    set(StatementProperty.PREVIOUS_TARGET);
+                }
+            }
+            case WORD, QUOTED_NAME, STRING -> name(tablePosition, ctePosition);
+            default -> {
+                // numbers and := need no attention
+            }
+        }
+        if (intoActive && lx.type != TokenType.USER_VARIABLE && !lx.isPunct(',') && lx.keyword != Keyword.INTO) {
+            intoActive = false;
+        }
+        track();
+        return true;
+    }
+
+    /** Remembers the token just processed, for the rules that look one token back. */
+    private void track() {
+        trackLastGtidShape();
+        prevType = lx.type;
+        prevKeyword = lx.type == TokenType.WORD ? lx.keyword : Keyword.NONE;
+        prevPunct = lx.type == TokenType.PUNCT ? lx.punct : 0;
+        tokenIndex++;
+    }
+
+    private boolean punctuation(int c) {
+        switch (c) {
+            case '(' -> depth++;
+            case ')' -> {
+                depth = Math.max(0, depth - 1);
+                if (fromListDepth > depth) {
+                    fromListDepth = -1;
+                }
+            }
+            case ',' -> {
+                if (depth == fromListDepth) {
+                    tableExpected = true;
+                }
+                if (withPending && depth == 0) {
+                    cteNameExpected = true;
+                }
+            }
+            case ';' -> {
+                if (blockDepth == 0) {
+                    if (lx.peekType() != TokenType.END) {
+                        set(StatementProperty.MULTI_STATEMENT);
+                        set(StatementProperty.PINS_SESSION);
+                        cause(LockCause.MULTI_STATEMENT);
+                    }
+                    trackLastGtidShape();
+                    return false;
+                }
+            }
+            default -> {
+                // operators
+            }
+        }
+        return true;
+    }
+
+    private void userVariable() {
+        boolean accountHost = !lx.spaceBefore && (prevType == TokenType.STRING || prevType == TokenType.WORD
+                || prevType == TokenType.QUOTED_NAME);
+        if (accountHost) {
+            return;
+        }
+        if (intoActive || lx.peekType() == TokenType.ASSIGN) {
+            set(StatementProperty.USER_VARIABLE_WRITE);
+        } else {
+            set(StatementProperty.USER_VARIABLE_READ);
+        }
+    }
+
+    private void name(boolean tablePosition, boolean ctePosition) {
+        boolean call = lx.type != TokenType.STRING && lx.peekPunct('(');
+        if (tablePosition && !(lx.keyword == Keyword.DUAL || lx.keyword == Keyword.LATERAL)
+                && !(call && BuiltinWords.isBuiltinFunction(lx))) {
+            long hash = lx.hash;
+            while (lx.peekPunct('.')) {
+                track();
+                lx.advance();
+                if (lx.peekType() != TokenType.WORD && lx.peekType() != TokenType.QUOTED_NAME) {
+                    break;
+                }
+                track();
+                lx.advance();
+                hash = lx.hash;
+            }
+            tables |= TableFingerprint.ofHash(hash);
+            return;
+        }
+        if (lx.type == TokenType.WORD) {
+            keyword(lx.keyword);
+        }
+        if (call) {
+            call(ctePosition);
+        }
+    }
+
+    private void call(boolean ctePosition) {
+        if (prevType == TokenType.PUNCT && prevPunct == '.') {
+            set(StatementProperty.STORED_FUNCTION);
+            return;
+        }
+        boolean declaresColumns = ctePosition || prevKeyword == Keyword.AS;
+        if (lx.type == TokenType.QUOTED_NAME) {
+            if (!declaresColumns) {
+                set(StatementProperty.STORED_FUNCTION);
+            }
+            return;
+        }
+        switch (lx.keyword) {
+            case LAST_INSERT_ID -> set(StatementProperty.LAST_INSERT_ID);
+            case FOUND_ROWS, ROW_COUNT -> set(StatementProperty.PREVIOUS_TARGET);
+            case GET_LOCK, RELEASE_LOCK, IS_FREE_LOCK, IS_USED_LOCK, RELEASE_ALL_LOCKS ->
+                    set(StatementProperty.LOCKING_FUNCTION);
+            case NEXTVAL, LASTVAL, SETVAL -> set(StatementProperty.SEQUENCE);
+            default -> {
+                if (!declaresColumns && !BuiltinWords.isBuiltinFunction(lx) && !BuiltinWords.isNonCallWord(lx)) {
+                    set(StatementProperty.STORED_FUNCTION);
+                }
+            }
+        }
+    }
+
+    private void keyword(Keyword k) {
+        switch (k) {
+            case FROM -> {
+                tableExpected = true;
+                fromListDepth = depth;
+            }
+            case JOIN, STRAIGHT_JOIN -> tableExpected = true;
+            case TABLE -> tableExpected = !lx.peekPunct('(');
+            case WHERE, GROUP, ORDER, HAVING, LIMIT, UNION, EXCEPT, INTERSECT, WINDOW, SET, VALUES, PROCEDURE ->
+                    endFromList();
+            case SELECT -> {
+                endFromList();
+                withMain(StatementKind.SELECT);
+            }
+            case INSERT, DELETE, REPLACE -> withMain(k == Keyword.INSERT ? StatementKind.INSERT
+                    : k == Keyword.DELETE ? StatementKind.DELETE : StatementKind.REPLACE);
+            case UPDATE -> {
+                if (withPending && depth == 0) {
+                    withMain(StatementKind.UPDATE);
+                    tableExpected = true;
+                    fromListDepth = 0;
+                }
+            }
+            case INTO -> into();
+            case FOR -> {
+                endFromList();
+                if (lx.peekKeyword() == Keyword.UPDATE || lx.peekKeyword() == Keyword.SHARE) {
+                    set(StatementProperty.LOCKING_READ);
+                }
+            }
+            case LOCK -> {
+                endFromList();
+                if (lx.peekKeyword() == Keyword.IN) {
+                    set(StatementProperty.LOCKING_READ);
+                }
+            }
+            case NEXT, PREVIOUS -> {
+                if (lx.peekKeyword() == Keyword.VALUE) {
+                    set(StatementProperty.SEQUENCE);
+                }
+            }
+            case NEXTVAL, CURRVAL, LASTVAL -> {
+                if (prevType == TokenType.PUNCT && prevPunct == '.') {
+                    set(StatementProperty.SEQUENCE);
+                }
+            }
+            case CASE, BEGIN -> blockDepth++;
+            case END -> endBlock();
+            case RETURNING -> {
+                endFromList();
+                set(StatementProperty.RETURNING);
+            }
+            case RECURSIVE -> cteNameExpected = withPending;
+            default -> {
+                // not structural
+            }
+        }
+        if (kind == StatementKind.DDL && tokenIndex < ROUTINE_KEYWORD_WINDOW
+                && (k == Keyword.PROCEDURE || k == Keyword.FUNCTION || k == Keyword.TRIGGER || k == Keyword.EVENT
+                || k == Keyword.PACKAGE)) {
+            routineDefinition = true;
+        }
+    }
+
+    private void into() {
+        endFromList();
+        if (kind.isRead()) {
+            set(StatementProperty.SELECT_INTO);
+            intoActive = true;
+        } else if (kind == StatementKind.INSERT || kind == StatementKind.REPLACE) {
+            tableExpected = true;
+        }
+    }
+
+    private void endBlock() {
+        Keyword after = lx.peekKeyword();
+        if (after == Keyword.IF || after == Keyword.LOOP || after == Keyword.WHILE || after == Keyword.REPEAT
+                || after == Keyword.FOR) {
+            return;
+        }
+        blockDepth = Math.max(0, blockDepth - 1);
+        if (after == Keyword.CASE) {
+            track();
+            lx.advance();
+        }
+    }
+
+    private void endFromList() {
+        if (depth == fromListDepth) {
+            fromListDepth = -1;
+        }
+    }
+
+    private void withMain(StatementKind mainKind) {
+        if (withPending && depth == 0) {
+            kind = mainKind;
+            withPending = false;
+        }
+    }
+
+    /**
+     * Follows the token sequence {@code SELECT sluice_last_gtid ( ) [[AS] alias] [;]}: state 4 or
+     * 6 at the end means Sluice answers the statement itself. Any other token drops to -1.
+     */
+    private void trackLastGtidShape() {
+        int s = lastGtidShape;
+        if (s < 0) {
+            return;
+        }
+        TokenType t = lx.type;
+        boolean alias = t == TokenType.WORD || t == TokenType.QUOTED_NAME || t == TokenType.STRING;
+        lastGtidShape = switch (s) {
+            case 0 -> t == TokenType.WORD && lx.keyword == Keyword.SELECT ? 1 : -1;
+            case 1 -> t == TokenType.WORD && lx.keyword == Keyword.SLUICE_LAST_GTID ? 2 : -1;
+            case 2 -> lx.isPunct('(') ? 3 : -1;
+            case 3 -> lx.isPunct(')') ? LAST_GTID_CALLED : -1;
+            case LAST_GTID_CALLED -> lx.isPunct(';') ? LAST_GTID_CALLED : t == TokenType.WORD && lx.keyword == Keyword.AS ? 5
+                    : alias ? LAST_GTID_ALIASED : -1;
+            case 5 -> alias ? LAST_GTID_ALIASED : -1;
+            case LAST_GTID_ALIASED -> lx.isPunct(';') ? LAST_GTID_ALIASED : -1;
+            default -> -1;
+        };
+    }
+
+    private Statement build() {
+        if (lx.malformed) {
+            set(StatementProperty.MALFORMED);
+        }
+        if (withPending) {
+            kind = StatementKind.UNKNOWN;
+        }
+        if ((lastGtidShape == LAST_GTID_CALLED || lastGtidShape == LAST_GTID_ALIASED)
+                && !has(StatementProperty.MULTI_STATEMENT) && !has(StatementProperty.MALFORMED)) {
+            // sluice_last_gtid() is no server function: alone, Sluice answers it; anywhere else the
+            // primary's "does not exist" error is the honest answer, so it stays a stored-function call
+            props &= ~bit(StatementProperty.STORED_FUNCTION);
+            set(StatementProperty.SLUICE_LAST_GTID);
+        }
+        if (routineDefinition) {
+            // a routine body is stored, not run: its variables and calls do not happen now
+            props &= ~(bit(StatementProperty.USER_VARIABLE_READ) | bit(StatementProperty.USER_VARIABLE_WRITE)
+                    | bit(StatementProperty.LOCKING_FUNCTION) | bit(StatementProperty.SELECT_INTO)
+                    | bit(StatementProperty.LOCKING_READ) | bit(StatementProperty.PREVIOUS_TARGET)
+                    | bit(StatementProperty.LAST_INSERT_ID) | bit(StatementProperty.SEQUENCE));
+        }
+        if (has(StatementProperty.USER_VARIABLE_READ) || has(StatementProperty.USER_VARIABLE_WRITE)) {
+            cause(LockCause.USER_VARIABLE);
+        }
+        if (has(StatementProperty.LOCKING_FUNCTION)) {
+            cause(LockCause.GET_LOCK);
+        }
+        return new Statement(kind, hint, token, props, causes, transaction, transactionOptions, autocommit,
+                Optional.ofNullable(isolation), Optional.ofNullable(sessionCommand), Optional.ofNullable(schema),
+                created, dropped, tables);
+    }
+
+    private static int bit(StatementProperty p) {
+        return 1 << p.ordinal();
+    }
+}

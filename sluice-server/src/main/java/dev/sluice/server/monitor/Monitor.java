@@ -1,0 +1,159 @@
+package dev.sluice.server.monitor;
+
+import dev.sluice.routing.topology.Node;
+import dev.sluice.routing.topology.NodeState;
+import dev.sluice.routing.topology.Topology;
+import dev.sluice.server.backend.BackendConnector;
+import dev.sluice.server.backend.LoginRequest;
+import dev.sluice.server.config.ConfigValues;
+import dev.sluice.server.config.MonitorConfig;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The health and replication monitor (SPEC §4): every {@code monitor.interval} each node is
+ * checked — reachable, read_only, replication threads, lag, GTID position — and the topology
+ * snapshot is replaced with what was seen. A node that stops answering is marked unreachable at
+ * its check's timeout, so within two intervals.
+ */
+public final class Monitor implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Monitor.class);
+    /** Primary positions kept for GTID-derived lag: ten minutes at a 1 s interval. */
+    private static final int LAG_SAMPLES = 600;
+
+    private final TopologyHolder topology;
+    private final BackendConnector connector;
+    private final EventLoopGroup group;
+    private final MonitorConfig config;
+    private final LoginRequest login;
+    private final LongSupplier nanoClock;
+    private final GtidLagEstimator lag = new GtidLagEstimator(LAG_SAMPLES);
+    private final Map<String, NodeProbe> probes = new HashMap<>();
+    private final Map<String, String> lastProblem = new HashMap<>();
+    private ScheduledFuture<?> ticker;
+
+    public Monitor(TopologyHolder topology, BackendConnector connector, EventLoopGroup group, MonitorConfig config,
+            LoginRequest login, LongSupplier nanoClock) {
+        this.topology = topology;
+        this.connector = connector;
+        this.group = group;
+        this.config = config;
+        this.login = login;
+        this.nanoClock = nanoClock;
+    }
+
+    public void start() {
+        syncProbes(topology.current());
+        topology.addListener(this::syncProbes);
+        long ms = config.interval().toMillis();
+        ticker = group.next().scheduleAtFixedRate(this::tickAll, 0, ms, TimeUnit.MILLISECONDS);
+    }
+
+    /** Checks every node now (also called by the ticker). */
+    public synchronized void tickAll() {
+        for (NodeProbe p : probes.values()) {
+            p.tick();
+        }
+    }
+
+    /** Probes follow the node set: nodes added by the admin API get one, removed nodes lose theirs. */
+    private synchronized void syncProbes(Topology t) {
+        for (Node n : t.nodes()) {
+            NodeProbe existing = probes.get(n.name());
+            if (existing != null && existing.address().toString().equals(n.address())) {
+                continue;
+            }
+            if (existing != null) {
+                existing.close();
+            }
+            probes.put(n.name(), new NodeProbe(n.name(), n.id(), ConfigValues.hostPort("node " + n.name(), n.address()),
+                    group.next(), connector, login, config.queryTimeout(), results));
+        }
+        probes.entrySet().removeIf(e -> {
+            if (t.node(e.getKey()).isEmpty()) {
+                e.getValue().close();
+                return true;
+            }
+            return false;
+        });
+    }
+
+    private final NodeProbe.Results results = new NodeProbe.Results() {
+        @Override
+        public void observed(NodeProbe probe, NodeObservation o) {
+            long now = nanoClock.getAsLong();
+            Optional<Node> node = topology.current().node(probe.nodeName());
+            if (node.isEmpty()) {
+                return;
+            }
+            if (node.get().isPrimary() && o.position().isPresent()) {
+                lag.primaryAt(now, o.position().get());
+            }
+            long gtidLag = o.position().map(p -> lag.lagSeconds(p, now)).orElse(0L);
+            NodeState state = StateInterpreter.interpret(o, !node.get().isPrimary(), gtidLag);
+            report(probe.nodeName(), describe(state, o));
+            apply(probe.nodeName(), state);
+        }
+
+        @Override
+        public void unreachable(NodeProbe probe, String reason) {
+            report(probe.nodeName(), "unreachable: " + reason);
+            Optional<Node> node = topology.current().node(probe.nodeName());
+            node.ifPresent(n -> apply(n.name(), n.state().withReachable(false)));
+        }
+    };
+
+    private void apply(String nodeName, NodeState state) {
+        Topology after = topology.update(t -> {
+            if (t.node(nodeName).isEmpty() || t.node(nodeName).get().state().equals(state)) {
+                return t;
+            }
+            Topology next = t.withState(nodeName, state);
+            Optional<Node> promoted = RoleFollower.newPrimary(next);
+            return promoted.map(p -> RoleFollower.promote(next, p)).orElse(next);
+        });
+        Optional<Node> primary = after.primary();
+        primary.ifPresent(p -> report("#primary", "primary is '" + p.name() + "'"));
+    }
+
+    private static String describe(NodeState s, NodeObservation o) {
+        if (s.replicationBroken() && o.replicating()) {
+            return "replication broken" + (o.replicationError().isEmpty() ? "" : ": " + o.replicationError());
+        }
+        return "up";
+    }
+
+    /** Logs a node's condition when it changes, not at every check. */
+    private synchronized void report(String key, String condition) {
+        String before = lastProblem.put(key, condition);
+        if (!condition.equals(before)) {
+            if (key.startsWith("#")) {
+                if (before != null) {
+                    LOG.warn("{} (it was {}): writes follow the writable node", condition, before);
+                }
+            } else if (condition.equals("up")) {
+                LOG.info("node '{}' is up", key);
+            } else {
+                LOG.warn("node '{}': {}", key, condition);
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (ticker != null) {
+            ticker.cancel(false);
+        }
+        for (NodeProbe p : probes.values()) {
+            p.close();
+        }
+        probes.clear();
+    }
+}

@@ -1,0 +1,146 @@
+package dev.sluice.server.monitor;
+
+import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.backend.BackendConnector;
+import dev.sluice.server.backend.InternalQuery;
+import dev.sluice.server.backend.LoginRequest;
+import dev.sluice.server.backend.QueryResult;
+import dev.sluice.server.config.HostPort;
+import io.netty.channel.EventLoop;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Checks one node, over one long-lived monitor connection, whenever {@link #tick()} is called.
+ * A check that does not answer within its timeout counts as the node being unreachable and its
+ * connection is dropped — a hung server (SIGSTOP) is detected as surely as a dead one.
+ * Confined to one event loop.
+ */
+final class NodeProbe {
+    interface Results {
+        void observed(NodeProbe probe, NodeObservation observation);
+
+        void unreachable(NodeProbe probe, String reason);
+    }
+
+    private final String nodeName;
+    private final int nodeId;
+    private final HostPort address;
+    private final EventLoop loop;
+    private final BackendConnector connector;
+    private final LoginRequest login;
+    private final Duration queryTimeout;
+    private final Results results;
+    private BackendConnection connection;
+    private boolean checking;
+    private int generation;
+    private boolean closed;
+
+    NodeProbe(String nodeName, int nodeId, HostPort address, EventLoop loop, BackendConnector connector,
+            LoginRequest login, Duration queryTimeout, Results results) {
+        this.nodeName = nodeName;
+        this.nodeId = nodeId;
+        this.address = address;
+        this.loop = loop;
+        this.connector = connector;
+        this.login = login;
+        this.queryTimeout = queryTimeout;
+        this.results = results;
+    }
+
+    String nodeName() {
+        return nodeName;
+    }
+
+    HostPort address() {
+        return address;
+    }
+
+    /** Starts a check unless one is still running (its own timeout ends it). Call on any thread. */
+    void tick() {
+        loop.execute(this::startCheck);
+    }
+
+    private void startCheck() {
+        if (closed || checking) {
+            return;
+        }
+        checking = true;
+        int gen = ++generation;
+        loop.schedule(() -> {
+            if (checking && gen == generation) {
+                fail(gen, "no answer within " + queryTimeout.toMillis() + " ms");
+            }
+        }, queryTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (connection != null && connection.isUsable()) {
+            runChecks(gen, connection);
+            return;
+        }
+        connector.connect(loop, nodeName, nodeId, address, login).addListener(f -> {
+            if (gen != generation || closed) {
+                if (f.isSuccess()) {
+                    ((BackendConnection) f.getNow()).close();
+                }
+                return;
+            }
+            if (!f.isSuccess()) {
+                fail(gen, f.cause().getMessage());
+                return;
+            }
+            connection = (BackendConnection) f.getNow();
+            runChecks(gen, connection);
+        });
+    }
+
+    private void runChecks(int gen, BackendConnection c) {
+        boolean mariaDb = ObservationQueries.isMariaDb(c.serverVersion());
+        CompletableFuture<QueryResult> vars = InternalQuery.run(c,
+                mariaDb ? ObservationQueries.MARIADB_VARIABLES : ObservationQueries.MYSQL_VARIABLES);
+        CompletableFuture<QueryResult> repl = InternalQuery.run(c,
+                mariaDb ? ObservationQueries.MARIADB_REPLICATION : ObservationQueries.MYSQL_REPLICATION);
+        vars.thenCombine(repl, (v, r) -> {
+            if (v.isError()) {
+                throw new IllegalStateException(v.error().get().message());
+            }
+            return ObservationQueries.read(v, r.isError() ? emptyResult() : r);
+        }).whenComplete((obs, error) -> loop.execute(() -> {
+            if (gen != generation || !checking) {
+                return;
+            }
+            if (error != null) {
+                fail(gen, error.getMessage());
+                return;
+            }
+            checking = false;
+            results.observed(this, obs);
+        }));
+    }
+
+    private static QueryResult emptyResult() {
+        return new QueryResult(java.util.List.of(), java.util.List.of(), 0, java.util.Optional.empty());
+    }
+
+    private void fail(int gen, String reason) {
+        if (gen != generation) {
+            return;
+        }
+        checking = false;
+        generation++;
+        if (connection != null) {
+            connection.close();
+            connection = null;
+        }
+        results.unreachable(this, reason);
+    }
+
+    void close() {
+        loop.execute(() -> {
+            closed = true;
+            if (connection != null) {
+                connection.close();
+                connection = null;
+            }
+        });
+    }
+}
