@@ -296,7 +296,6 @@ free_port_or_die() {
     cmdline="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" || cmdline=""
     if [[ "$cmdline" == *mariadbd*"--defaults-file=$DIR/node"* ]]; then
       warn "port $port is held by a leftover sandbox server (pid $pid, directory gone); killing it"
-      kill -CONT "$pid" 2>/dev/null || true # it may be paused; a paused process ignores SIGTERM until resumed
       kill -KILL "$pid"
       wait_for_exit "$pid" 10 || die "pid $pid did not exit"
       return 0
@@ -537,7 +536,7 @@ stop_node() {
     return 0
   fi
   warn "$name (pid $pid) ignored SIGTERM; sending SIGKILL"
-  kill -KILL "$pid" 2>/dev/null || true
+  kill -KILL "$pid" 2>/dev/null || true # checked just below
   wait_for_exit "$pid" 10 || { warn "$name (pid $pid) is still there"; return 1; }
 }
 

@@ -122,11 +122,11 @@ stop_process() {
   fi
   kill -TERM "$pid" 2>/dev/null || return 0
   for ((i = 0; i < 100; i++)); do
-    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; } # exited: reap it, status irrelevant
     sleep 0.1
   done
   warn "$name (pid $pid) ignored SIGTERM for 10 s; killing it"
-  kill -KILL "$pid" 2>/dev/null || true
+  kill -KILL "$pid" 2>/dev/null || true # it may have exited meanwhile
   wait "$pid" 2>/dev/null || true # its exit status is of no interest after a kill
 }
 

@@ -263,6 +263,11 @@ public final class RawMysqlClient implements AutoCloseable {
      */
     public List<List<String>> query(String sql) throws IOException {
         sendQuery(sql);
+        return readResult();
+    }
+
+    /** Reads the (small) answer to a COM_QUERY already sent: rows as strings; none for an OK. */
+    public List<List<String>> readResult() throws IOException {
         RawPacket first = readPacket();
         if (first.isErr()) {
             throw new ServerErrorException(first);

@@ -87,8 +87,18 @@ final class SetStatementReader {
         s.scanBody();
     }
 
-    /** MariaDB {@code SET STATEMENT var = value [, …] FOR statement}: the inner statement decides. */
+    /**
+     * MariaDB {@code SET STATEMENT var = value [, …] FOR statement}: the inner statement decides.
+     * Only one level: a nested SET STATEMENT is not valid SQL, and refusing it keeps the
+     * classifier free of recursion however the text is built.
+     */
     private void setStatement() {
+        if (s.insideSetStatement) {
+            s.kind = StatementKind.UNKNOWN;
+            s.scanBody();
+            return;
+        }
+        s.insideSetStatement = true;
         s.next();
         while (lx.type != TokenType.END && !(s.depth == 0 && lx.keyword == Keyword.FOR)) {
             if (!s.processToken()) {

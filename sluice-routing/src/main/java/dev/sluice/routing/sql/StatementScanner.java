@@ -54,6 +54,7 @@ final class StatementScanner {
     boolean tableExpected;
     boolean cteNameExpected;
     boolean withPending;
+    boolean insideSetStatement;
     private boolean intoActive;
     private TokenType prevType = TokenType.END;
     private Keyword prevKeyword = Keyword.NONE;

@@ -1,0 +1,176 @@
+package dev.sluice.it.forwarding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
+
+import dev.sluice.it.support.Bystander;
+import dev.sluice.it.support.NettyLeaks;
+import dev.sluice.it.support.RawMysqlClient;
+import dev.sluice.it.support.RawMysqlClient.RawPacket;
+import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.it.support.SluiceHarness;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Bad input after the login: an unknown command byte, a packet over {@code limits.max-packet-size},
+ * a command packet that is cut off by the client closing. Each gets an ERR packet (and the
+ * session goes on, or is closed, as the server would do), the backend connection behind a closed
+ * session goes away, and a well-behaved session running alongside never notices.
+ */
+class CommandBadInputTest {
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
+    private static final int ER_UNKNOWN_COM_ERROR = 1047;
+    private static final int ER_NET_PACKET_TOO_LARGE = 1153;
+    private static final int TWO_MB = 2 * 1024 * 1024;
+    private static SluiceHarness sluice;
+    private static SandboxCluster cluster;
+    private static Bystander bystander;
+
+    @BeforeAll
+    static void start() {
+        cluster = SandboxCluster.get();
+        sluice = SluiceHarness.start(cluster, """
+                limits: {handshake-timeout: 1s, max-packet-size: 1m}
+                endpoints:
+                  - name: rw
+                    listen: 127.0.0.1:0
+                    mode: read-write
+                """);
+        bystander = Bystander.start(sluice.mariadbUrl("rw", "socketTimeout=20000"));
+    }
+
+    @AfterEach
+    void bystanderUnaffected() {
+        bystander.assertProgressing();
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        if (bystander != null) {
+            bystander.close();
+        }
+        sluice.close();
+        assertThat(NettyLeaks.collect()).isEmpty();
+    }
+
+    private static RawMysqlClient login() throws Exception {
+        return RawMysqlClient.login(sluice.port("rw"), SandboxCluster.APP_USER, SandboxCluster.APP_PASSWORD, "test",
+                READ_TIMEOUT);
+    }
+
+    @Test
+    void anUnknownCommandGetsErr1047AndTheSessionGoesOn() throws Exception {
+        try (RawMysqlClient c = login()) {
+            c.sendCommand(0x55, new byte[] {1, 2, 3});
+            RawPacket answer = c.readPacket();
+            assertThat(answer.isErr()).as("answer %s", answer).isTrue();
+            assertThat(answer.sequenceId()).isEqualTo(1);
+            assertThat(answer.err().errorCode()).isEqualTo(ER_UNKNOWN_COM_ERROR);
+            assertThat(answer.err().sqlState()).isEqualTo("08S01");
+            assertThat(c.query("SELECT 'usable'")).containsExactly(List.of("usable"));
+            c.sendCommand(0xEE, new byte[0]);
+            assertThat(c.readPacket().err().errorCode()).isEqualTo(ER_UNKNOWN_COM_ERROR);
+            assertThat(c.query("SELECT 'still usable'")).containsExactly(List.of("still usable"));
+        }
+    }
+
+    @Test
+    void aPacketOverTheLimitGetsErr1153WithSequenceOneThenClose() throws Exception {
+        try (RawMysqlClient c = login()) {
+            long backend = backendId(c);
+            // backendId ran one command; a fresh session shows the first-command case below.
+            assertOversizedRefused(c, "after one command");
+            awaitBackendGone(backend);
+        }
+        try (RawMysqlClient c = login()) {
+            assertOversizedRefused(c, "as the first command");
+        }
+    }
+
+    private static void assertOversizedRefused(RawMysqlClient c, String when) throws Exception {
+        byte[] sql = new byte[TWO_MB];
+        Arrays.fill(sql, (byte) '1');
+        System.arraycopy("SELECT ".getBytes(), 0, sql, 0, 7);
+        try {
+            c.sendCommand(RawMysqlClient.COM_QUERY, sql);
+        } catch (java.io.IOException e) {
+            // Sluice may close while we are still writing; the ERR must have been sent before.
+        }
+        RawPacket answer = c.readPacketOrClose().orElse(null);
+        assertThat(answer).as("%s: an ERR packet before the close", when).isNotNull();
+        assertThat(answer.isErr()).as("%s: answer %s", when, answer).isTrue();
+        assertThat(answer.err().errorCode()).as(when).isEqualTo(ER_NET_PACKET_TOO_LARGE);
+        assertThat(answer.err().sqlState()).as(when).isEqualTo("08S01");
+        assertThat(c.awaitClosed()).as("%s: closed after the ERR", when).isTrue();
+        assertThat(answer.sequenceId()).as("%s: sequence id of the ERR (the server sends 1: it answers the command's "
+                + "packet 0)", when).isEqualTo(1);
+    }
+
+    @Test
+    void connectorJSeesTheTooLargeErrorNotAProtocolError() {
+        for (String url : List.of(sluice.mariadbUrl("rw", "socketTimeout=10000&maxAllowedPacket=16777216"),
+                sluice.mysqlUrl("rw", "socketTimeout=10000&maxAllowedPacket=16777216"))) {
+            SQLException e = catchThrowableOfType(SQLException.class, () -> {
+                try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT '" + "y".repeat(TWO_MB) + "'");
+                }
+            });
+            assertThat(e).as(url).isNotNull();
+            assertThat(e.getErrorCode() + " " + e.getMessage()).as(url)
+                    .contains("max_allowed_packet");
+        }
+    }
+
+    @Test
+    void aCommandCutShortByTheClientClosingReleasesTheBackend() throws Exception {
+        long backend;
+        try (RawMysqlClient c = login()) {
+            backend = backendId(c);
+            // Announces a 100-byte COM_QUERY, sends 11 bytes of it, and goes away.
+            c.writeRaw(new byte[] {100, 0, 0, 0, 3, 'S', 'E', 'L', 'E', 'C', 'T', ' ', '1', '2', '3'});
+        }
+        awaitBackendGone(backend);
+    }
+
+    @Test
+    void aCommandCutShortWhileTheClientStaysConnectedDoesNotBlockOthers() throws Exception {
+        try (RawMysqlClient c = login()) {
+            long backend = backendId(c);
+            c.writeRaw(new byte[] {100, 0, 0, 0, 3, 'S', 'E', 'L'});
+            bystander.assertProgressing();
+            // The rest arrives late: the command runs as sent.
+            byte[] rest = new byte[96];
+            Arrays.fill(rest, (byte) ' ');
+            rest[0] = 'E';
+            rest[1] = 'C';
+            rest[2] = 'T';
+            rest[4] = '4';
+            rest[5] = '2';
+            c.writeRaw(rest);
+            assertThat(c.readResult()).containsExactly(List.of("42"));
+            assertThat(backendId(c)).isEqualTo(backend);
+        }
+    }
+
+    static long backendId(RawMysqlClient c) throws Exception {
+        return c.connectionId();
+    }
+
+    static void awaitBackendGone(long backendConnectionId) {
+        await("backend connection " + backendConnectionId + " closed on the primary").atMost(Duration.ofSeconds(15))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> "0".equals(cluster.queryString(cluster.primary(),
+                        "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = " + backendConnectionId)));
+    }
+}

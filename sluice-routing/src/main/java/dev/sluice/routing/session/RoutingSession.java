@@ -1,0 +1,316 @@
+package dev.sluice.routing.session;
+
+import dev.sluice.routing.EndpointView;
+import dev.sluice.routing.RouteDecision;
+import dev.sluice.routing.balance.WeightSource;
+import dev.sluice.routing.gtid.GtidPosition;
+import dev.sluice.routing.sql.IsolationLevel;
+import dev.sluice.routing.sql.LockCause;
+import dev.sluice.routing.sql.SessionCommand;
+import dev.sluice.routing.sql.Statement;
+import dev.sluice.routing.sql.StatementProperty;
+import dev.sluice.routing.sql.TableFingerprint;
+import dev.sluice.routing.sql.TableName;
+import dev.sluice.routing.topology.Node;
+import dev.sluice.routing.topology.Topology;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/**
+ * What routing remembers about one client connection between statements.
+ *
+ * <p>Mutable, and touched by one thread only (the client's event loop). The router only reads it;
+ * the server tells it what happened, in this order per statement:
+ * <pre>
+ *   decision = Router.route(statement, session, view, load)
+ *   session.onStatementSent(statement, decision)        // before the bytes leave
+ *   session.onResponse(statusFlags) | session.onError()  // final OK/EOF, or ERR
+ *   session.onCommittedGtid(gtid)                        // when the OK carried one
+ * </pre>
+ * Effects that only hold if the statement succeeds (replay history, temporary tables, USE,
+ * isolation level) wait for {@link #onResponse}; effects that keep reads safe (BEGIN, autocommit
+ * off, pinning, pool locks) apply at once.
+ *
+ * <p>Node set (SPEC §8): a session keeps the nodes and weights its endpoint had when it opened. A
+ * later weight change neither adds a node to it nor removes one; a node removed from the topology
+ * or drained is left at the next transaction boundary ({@link #leaveRetiredNodes}).
+ */
+public final class RoutingSession implements WeightSource {
+
+    /** {@code SERVER_STATUS_IN_TRANS}: a transaction is open. */
+    public static final int SERVER_STATUS_IN_TRANS = TransactionState.SERVER_STATUS_IN_TRANS;
+    /** {@code SERVER_STATUS_AUTOCOMMIT}: autocommit is on. */
+    public static final int SERVER_STATUS_AUTOCOMMIT = TransactionState.SERVER_STATUS_AUTOCOMMIT;
+    /** {@code SERVER_MORE_RESULTS_EXISTS}: another result of the same statement follows. */
+    public static final int SERVER_MORE_RESULTS_EXISTS = TransactionState.SERVER_MORE_RESULTS_EXISTS;
+
+    /** Weight marking a node that is not in this session's node set. */
+    private static final int NOT_IN_SET = -1;
+    private static final int PREVIOUS_PRIMARY = -1;
+    private static final int PREVIOUS_NONE = -2;
+    private static final int NO_REPLICA = -1;
+
+    private final int[] weights;
+    private final TransactionState transaction = new TransactionState();
+    private final SessionHistory history = new SessionHistory();
+    private final List<TableName> temporaryTables = new ArrayList<>();
+    private long[] temporaryFingerprints = new long[0];
+    private final EnumSet<LockCause> lockCauses = EnumSet.noneOf(LockCause.class);
+    private boolean pinned;
+    private int previousTarget = PREVIOUS_NONE;
+    private int connectionReplica = NO_REPLICA;
+    private Optional<GtidPosition> lastGtid = Optional.empty();
+    private Optional<String> schema = Optional.empty();
+    private Statement pending;
+    private boolean pendingFromTransactionHolder = true;
+
+    private RoutingSession(int[] weights) {
+        this.weights = weights;
+    }
+
+    /** A new session on {@code view}'s endpoint: it takes the endpoint's current nodes and weights. */
+    public static RoutingSession open(EndpointView view) {
+        int[] weights = new int[view.topology().idLimit()];
+        Arrays.fill(weights, NOT_IN_SET);
+        for (Node node : view.nodes()) {
+            weights[node.id()] = view.policy().weightOf(node);
+        }
+        return new RoutingSession(weights);
+    }
+
+    // ---- what the router reads -------------------------------------------------------------
+
+    /** This session's read weight for a node: 0 when the node is not in its node set. */
+    @Override
+    public int weightOf(int nodeId) {
+        return nodeId >= 0 && nodeId < weights.length ? Math.max(0, weights[nodeId]) : 0;
+    }
+
+    /** Whether the node is part of this session's node set. */
+    public boolean includes(int nodeId) {
+        return nodeId >= 0 && nodeId < weights.length && weights[nodeId] != NOT_IN_SET;
+    }
+
+    /** Inside an explicit, implicit (autocommit off) or XA transaction. */
+    public boolean inTransaction() {
+        return transaction.inTransaction();
+    }
+
+    public boolean autocommit() {
+        return transaction.autocommit();
+    }
+
+    /** Whether the current transaction may still send reads to replicas (SPEC §6, given splitting is on). */
+    public boolean transactionSplittable() {
+        return transaction.isolation().allowsSplitting() && !transaction.wrote() && !transaction.snapshot()
+                && !transaction.xaActive();
+    }
+
+    /** The isolation level of the current (or next) transaction. */
+    public IsolationLevel isolationLevel() {
+        return transaction.isolation();
+    }
+
+    /** LOCK TABLES is in force: the locks live on the primary. */
+    public boolean tablesLocked() {
+        return transaction.tablesLocked();
+    }
+
+    /** After a multi-statement, HANDLER, CALL or compound statement, or a replay history overflow. */
+    public boolean pinnedToPrimary() {
+        return pinned || history.overflowed();
+    }
+
+    /** SPEC §7: why a pooled backend connection must stay with this client. */
+    public Set<LockCause> lockCauses() {
+        return EnumSet.copyOf(lockCauses);
+    }
+
+    public boolean lockedToBackend() {
+        return !lockCauses.isEmpty();
+    }
+
+    public List<TableName> temporaryTables() {
+        return List.copyOf(temporaryTables);
+    }
+
+    /** Whether the statement may touch one of this session's temporary tables. */
+    public boolean touchesTemporaryTable(Statement statement) {
+        long referenced = statement.referencedTablesFingerprint();
+        for (long fingerprint : temporaryFingerprints) {
+            if ((referenced & fingerprint) == fingerprint) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The replica that ran the previous statement; empty when it was the primary or nothing. */
+    public OptionalInt previousReplica() {
+        return previousTarget >= 0 ? OptionalInt.of(previousTarget) : OptionalInt.empty();
+    }
+
+    /** GTIDs of the transactions this connection committed (SPEC §5 session consistency). */
+    public Optional<GtidPosition> lastGtid() {
+        return lastGtid;
+    }
+
+    /** The SQL a newly opened backend must run first, oldest first. */
+    public List<String> replayHistory() {
+        return history.texts();
+    }
+
+    /** The current database, as set by USE or COM_INIT_DB. */
+    public Optional<String> schema() {
+        return schema;
+    }
+
+    /** Read-only endpoints: the replica this connection is mapped to. */
+    public OptionalInt connectionReplica() {
+        return connectionReplica >= 0 ? OptionalInt.of(connectionReplica) : OptionalInt.empty();
+    }
+
+    /** No transaction, no table locks, no pending result: backends may be swapped or left now. */
+    public boolean atTransactionBoundary() {
+        return transaction.atBoundary();
+    }
+
+    // ---- what the server tells it ----------------------------------------------------------
+
+    /** Read-only endpoints: the replica {@code Router.connect} chose for this connection. */
+    public void assignConnectionReplica(int nodeId) {
+        connectionReplica = nodeId;
+    }
+
+    /** The statement is about to be sent as {@code decision} says. */
+    public void onStatementSent(Statement statement, RouteDecision decision) {
+        boolean toPrimary = decision instanceof RouteDecision.ToPrimary
+                || decision instanceof RouteDecision.ToAllBackends;
+        boolean toConnectionReplica = connectionReplica >= 0 && decision instanceof RouteDecision.ToReplica;
+        transaction.onSent(statement, toPrimary || toConnectionReplica);
+        if (statement.has(StatementProperty.PINS_SESSION)) {
+            pinned = true;
+        }
+        lockCauses.addAll(statement.lockCauses());
+        if (touchesTemporaryTable(statement)) {
+            lockCauses.add(LockCause.TEMPORARY_TABLE);
+        }
+        if (decision instanceof RouteDecision.ToPrimary || decision instanceof RouteDecision.ToAllBackends) {
+            previousTarget = PREVIOUS_PRIMARY;
+        } else if (decision instanceof RouteDecision.ToReplica replica) {
+            previousTarget = replica.nodeId();
+            if (connectionReplica >= 0) {
+                connectionReplica = replica.nodeId();
+            }
+        }
+        pending = statement;
+        pendingFromTransactionHolder = toPrimary || toConnectionReplica;
+    }
+
+    /**
+     * The final OK or EOF of the statement sent last, with its status flags. Flags of a read that
+     * a read-write endpoint sent to a replica are ignored: that replica knows nothing of the
+     * client's transaction.
+     */
+    public void onResponse(int serverStatusFlags) {
+        if (pendingFromTransactionHolder) {
+            transaction.onStatusFlags(serverStatusFlags);
+        }
+        Statement done = pending;
+        pending = null;
+        if (done == null) {
+            return;
+        }
+        transaction.onSucceeded(done);
+        done.sessionCommand().ifPresent(history::record);
+        done.schemaChange().ifPresent(name -> schema = Optional.of(name));
+        if (!done.tablesDropped().isEmpty() || !done.temporaryTablesCreated().isEmpty()) {
+            for (TableName dropped : done.tablesDropped()) {
+                removeTemporaryTable(dropped);
+            }
+            for (TableName created : done.temporaryTablesCreated()) {
+                removeTemporaryTable(created);
+                temporaryTables.add(created);
+            }
+            temporaryFingerprints = temporaryTables.stream()
+                    .mapToLong(table -> TableFingerprint.of(table.name())).toArray();
+        }
+    }
+
+    /** The statement sent last failed (ERR packet): what it would have changed did not happen. */
+    public void onError() {
+        pending = null;
+    }
+
+    /** A GTID the primary reported in an OK packet after a commit (session tracking). */
+    public void onCommittedGtid(GtidPosition gtid) {
+        lastGtid = Optional.of(lastGtid.map(previous -> previous.merge(gtid)).orElse(gtid));
+    }
+
+    /** COM_INIT_DB succeeded: remember it like a USE. */
+    public void onSchemaChanged(String newSchema) {
+        schema = Optional.of(newSchema);
+        history.record(SessionCommand.useSchema(newSchema));
+    }
+
+    /** The server learned the session's isolation level from the server itself. */
+    public void onIsolationLevel(IsolationLevel level) {
+        transaction.setSessionIsolation(level);
+    }
+
+    /**
+     * At a transaction boundary, drops from this session's node set the nodes that left the
+     * topology or are draining, and returns their ids so the server can close those backends.
+     * Elsewhere it returns nothing: a transaction finishes where it started.
+     */
+    public List<Integer> leaveRetiredNodes(Topology topology) {
+        if (!atTransactionBoundary()) {
+            return List.of();
+        }
+        List<Integer> left = new ArrayList<>();
+        for (int id = 0; id < weights.length; id++) {
+            if (weights[id] == NOT_IN_SET) {
+                continue;
+            }
+            Optional<Node> node = topology.node(id);
+            if (node.isEmpty() || node.get().draining()) {
+                weights[id] = NOT_IN_SET;
+                left.add(id);
+                if (connectionReplica == id) {
+                    connectionReplica = NO_REPLICA;
+                }
+            }
+        }
+        return left;
+    }
+
+    /** COM_RESET_CONNECTION or COM_CHANGE_USER: back to a fresh session on the same node set. */
+    public void reset() {
+        transaction.reset();
+        history.clear();
+        temporaryTables.clear();
+        temporaryFingerprints = new long[0];
+        lockCauses.clear();
+        pinned = false;
+        previousTarget = PREVIOUS_NONE;
+        lastGtid = Optional.empty();
+        schema = Optional.empty();
+        pending = null;
+        pendingFromTransactionHolder = true;
+    }
+
+    private void removeTemporaryTable(TableName name) {
+        temporaryTables.removeIf(table -> table.sameTableAs(name));
+    }
+
+    @Override
+    public String toString() {
+        return "RoutingSession{inTransaction=" + inTransaction() + ", pinned=" + pinnedToPrimary()
+                + ", temporaryTables=" + temporaryTables + ", lockCauses=" + lockCauses + "}";
+    }
+}
