@@ -73,7 +73,7 @@ class LengthEncodedTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"05616263", "fc0001", "fd000000", "feffffffffffffffff41", "fe000000000000008041"})
+    @ValueSource(strings = {"05616263", "fc0001", "fd010000", "feffffffffffffffff41", "fe000000000000008041"})
     void lengthsBeyondThePacketAreReported(String wire) {
         assertThatThrownBy(() -> LengthEncoded.readString(hex(wire), "name"))
                 .isInstanceOf(MalformedPacketException.class)

@@ -14,8 +14,8 @@ import io.netty.buffer.ByteBuf;
  * int&lt;4&gt; statement id          at offset {@value #STATEMENT_ID_OFFSET}: rewrite in place to map ids
  * int&lt;2&gt; number of columns
  * int&lt;2&gt; number of parameters
- * int&lt;1&gt; reserved (0)
- * int&lt;2&gt; warnings              (absent from some old servers' 9-byte form)
+ * int&lt;1&gt; reserved (0)          both absent from some old
+ * int&lt;2&gt; warnings              servers' 9-byte form
  * </pre>
  *
  * <p>It is followed by one column-definition packet per parameter, then one per column; each
@@ -34,7 +34,7 @@ public record PrepareOk(long statementId, int columnCount, int parameterCount, i
     public static final int STATEMENT_ID_OFFSET = 1;
     /** Payload length with the warnings field. */
     public static final int LENGTH = 12;
-    private static final int LENGTH_WITHOUT_WARNINGS = 9;
+    private static final int MIN_LENGTH = 9;
 
     /** The statement id of a PREPARE OK payload, read in place. */
     public static long statementIdOf(ByteBuf payload) {
@@ -80,13 +80,16 @@ public record PrepareOk(long statementId, int columnCount, int parameterCount, i
         long id = Fields.readInt4(in, "statement id");
         int columns = Fields.readInt2(in, "number of columns");
         int params = Fields.readInt2(in, "number of parameters");
-        Fields.skip(in, 1, "reserved");
+        // The reserved byte and the warnings are missing from some old servers' 9-byte form.
+        if (in.isReadable()) {
+            in.skipBytes(1);
+        }
         int warnings = in.readableBytes() >= 2 ? Fields.readInt2(in, "warnings") : 0;
         return new PrepareOk(id, columns, params, warnings);
     }
 
     private static void requireLength(ByteBuf payload) {
-        if (payload.readableBytes() < LENGTH_WITHOUT_WARNINGS) {
+        if (payload.readableBytes() < MIN_LENGTH) {
             throw new MalformedPacketException("PREPARE OK: " + payload.readableBytes() + " bytes");
         }
     }
