@@ -92,7 +92,7 @@ public final class SluiceServer implements AutoCloseable {
             EndpointListener l = new EndpointListener(new EndpointRuntime(e));
             l.bind(transport, boss, workers, runtime);
             listeners.add(l);
-            LOG.info("endpoint '{}' ({}) listening on {}", e.name(), e.mode(), l.localAddress());
+            LOG.info("endpoint '{}' ({}) listening on {}", e.name(), e.policy().mode().configName(), l.localAddress());
         }
     }
 

@@ -2,7 +2,6 @@ package dev.sluice.it.forwarding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.awaitility.Awaitility.await;
 
 import dev.sluice.it.support.Bystander;
 import dev.sluice.it.support.NettyLeaks;
@@ -91,7 +90,7 @@ class CommandBadInputTest {
             long backend = backendId(c);
             // backendId ran one command; a fresh session shows the first-command case below.
             assertOversizedRefused(c, "after one command");
-            awaitBackendGone(backend);
+            PrimaryProcesslist.awaitGone(backend);
         }
         try (RawMysqlClient c = login()) {
             assertOversizedRefused(c, "as the first command");
@@ -126,7 +125,7 @@ class CommandBadInputTest {
                     s.executeQuery("SELECT '" + "y".repeat(TWO_MB) + "'");
                 }
             });
-            assertThat(e).as(url).isNotNull();
+            assertThat((Throwable) e).as(url).isNotNull();
             assertThat(e.getErrorCode() + " " + e.getMessage()).as(url)
                     .contains("max_allowed_packet");
         }
@@ -140,7 +139,7 @@ class CommandBadInputTest {
             // Announces a 100-byte COM_QUERY, sends 11 bytes of it, and goes away.
             c.writeRaw(new byte[] {100, 0, 0, 0, 3, 'S', 'E', 'L', 'E', 'C', 'T', ' ', '1', '2', '3'});
         }
-        awaitBackendGone(backend);
+        PrimaryProcesslist.awaitGone(backend);
     }
 
     @Test
@@ -165,12 +164,5 @@ class CommandBadInputTest {
 
     static long backendId(RawMysqlClient c) throws Exception {
         return c.connectionId();
-    }
-
-    static void awaitBackendGone(long backendConnectionId) {
-        await("backend connection " + backendConnectionId + " closed on the primary").atMost(Duration.ofSeconds(15))
-                .pollInterval(Duration.ofMillis(100))
-                .until(() -> "0".equals(cluster.queryString(cluster.primary(),
-                        "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = " + backendConnectionId)));
     }
 }

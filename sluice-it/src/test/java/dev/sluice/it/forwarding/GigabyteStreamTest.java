@@ -1,14 +1,11 @@
 package dev.sluice.it.forwarding;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.RawMysqlClient.RawPacket;
 import dev.sluice.it.support.SandboxCluster;
-import dev.sluice.it.support.SluiceHarness;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.sluice.it.support.SluiceProcess;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -17,10 +14,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,46 +33,17 @@ class GigabyteStreamTest {
     private static final int ROW_PAYLOAD = 4 + ROW_VALUE;
     private static final int CHUNK = 256 * 1024;
     private static final long PAUSE_MS = 2;
-    private static final Pattern LISTENING = Pattern.compile("endpoint 'big' \\(read-write\\) listening on /127\\.0\\.0\\.1:(\\d+)");
 
     @TempDir
     static Path dir;
-    private static Process sluice;
-    private static Path stdout;
-    private static Path stderr;
+    private static SluiceProcess sluice;
     private static int port;
 
     @BeforeAll
     static void startSluiceProcess() throws Exception {
-        SandboxCluster cluster = SandboxCluster.get();
-        Path root = Path.of(System.getProperty("sluice.root", "")).toAbsolutePath();
-        Path jar = root.resolve("sluice-server/target/sluice.jar");
-        assertThat(jar).as("the runnable jar (mvn install -pl sluice-protocol,sluice-server)").exists();
-        Path config = dir.resolve("sluice.yaml");
-        Files.writeString(config, SluiceHarness.nodesYaml(cluster) + """
-                endpoints:
-                  - name: big
-                    listen: 127.0.0.1:0
-                    mode: read-write
-                """);
-        stdout = dir.resolve("sluice.out");
-        stderr = dir.resolve("sluice.err");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        sluice = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:MaxDirectMemorySize=256m",
-                "-Dio.netty.leakDetection.level=paranoid", "-jar", jar.toString(), "run", "--config", config.toString()))
-                .redirectOutput(stdout.toFile())
-                .redirectError(stderr.toFile())
-                .start();
-        await("Sluice process listening").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> {
-                    assertThat(sluice.isAlive()).as("Sluice process alive; output:\n" + output()).isTrue();
-                    Matcher m = LISTENING.matcher(output());
-                    if (m.find()) {
-                        port = Integer.parseInt(m.group(1));
-                        return true;
-                    }
-                    return false;
-                });
+        sluice = SluiceProcess.start(SandboxCluster.get(), dir, "big", "", List.of("-Xmx256m",
+                "-XX:MaxDirectMemorySize=256m", "-Dio.netty.leakDetection.level=paranoid"));
+        port = sluice.port();
     }
 
     @AfterAll
@@ -86,22 +51,16 @@ class GigabyteStreamTest {
         if (sluice == null) {
             return;
         }
-        sluice.destroy();
-        if (!sluice.waitFor(30, TimeUnit.SECONDS)) {
-            sluice.destroyForcibly();
-            sluice.waitFor(10, TimeUnit.SECONDS);
-        }
-        String out = output();
-        assertThat(out).as("Sluice process output").doesNotContain("OutOfMemoryError", "LEAK:");
+        sluice.close();
+        assertThat(sluice.output()).as("Sluice process output").doesNotContain("OutOfMemoryError", "LEAK:");
     }
 
-    private static String output() throws Exception {
-        return Files.readString(stdout, StandardCharsets.UTF_8) + Files.readString(stderr, StandardCharsets.UTF_8);
+    private static String output() {
+        return sluice.output();
     }
 
     private static String url() {
-        return "jdbc:mariadb://127.0.0.1:" + port + "/test?user=" + SandboxCluster.APP_USER + "&password="
-                + SandboxCluster.APP_PASSWORD + "&connectTimeout=5000&socketTimeout=20000";
+        return sluice.mariadbUrl("connectTimeout=5000&socketTimeout=20000");
     }
 
     @Test

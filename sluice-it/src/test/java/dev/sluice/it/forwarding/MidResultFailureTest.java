@@ -64,9 +64,9 @@ class MidResultFailureTest {
             c.sendQuery(HUGE_QUERY);
             assertThat(c.trickle(3L << 20, 64 * 1024, 0)).isEqualTo(3L << 20);
             // Sluice has stopped reading the backend by now; the server is blocked mid-result.
-            assertThat(queryOf(backend)).as("the query runs on the primary").contains("seq_1_to_3000");
+            assertThat(PrimaryProcesslist.runningQuery(backend)).as("the query runs on the primary").contains("seq_1_to_3000");
         }
-        CommandBadInputTest.awaitBackendGone(backend);
+        PrimaryProcesslist.awaitGone(backend);
     }
 
     @Test
@@ -76,9 +76,9 @@ class MidResultFailureTest {
             backend = c.connectionId();
             c.sendQuery(HUGE_QUERY);
             await("the query runs on the primary").atMost(Duration.ofSeconds(10))
-                    .until(() -> queryOf(backend).contains("seq_1_to_3000"));
+                    .until(() -> PrimaryProcesslist.runningQuery(backend).contains("seq_1_to_3000"));
         }
-        CommandBadInputTest.awaitBackendGone(backend);
+        PrimaryProcesslist.awaitGone(backend);
     }
 
     @Test
@@ -119,9 +119,9 @@ class MidResultFailureTest {
             long backend = c.connectionId();
             c.sendQuery(HUGE_QUERY);
             await("the query runs on the primary").atMost(Duration.ofSeconds(10))
-                    .until(() -> queryOf(backend).contains("seq_1_to_3000"));
+                    .until(() -> PrimaryProcesslist.runningQuery(backend).contains("seq_1_to_3000"));
             cluster.exec(cluster.primary(), "KILL " + backend);
-            CommandBadInputTest.awaitBackendGone(backend);
+            PrimaryProcesslist.awaitGone(backend);
             // Whatever was forwarded before the kill, then an ERR or the end of the connection.
             Optional<RawPacket> p;
             int packets = 0;
@@ -130,11 +130,5 @@ class MidResultFailureTest {
             }
             assertThat(packets).as("packets before the end (metadata, rows)").isLessThan(3000);
         }
-    }
-
-    private static String queryOf(long backend) {
-        String info = cluster.queryString(cluster.primary(),
-                "SELECT COALESCE(MAX(INFO), '') FROM information_schema.PROCESSLIST WHERE ID = " + backend);
-        return info == null ? "" : info;
     }
 }

@@ -129,6 +129,21 @@ class MysqlConnectorParityTest {
                     t.updateCounts(s.executeBatch());
                 }
             });
+            t.step("long data from streams, then clearParameters and again", () -> {
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + TABLE + " (name, data, note) VALUES (?, ?, ?)")) {
+                    for (int round = 0; round < 2; round++) {
+                        ps.setString(1, "stream-" + round);
+                        ps.setBinaryStream(2, new java.io.ByteArrayInputStream(new byte[] {9, 8, 7, 0, (byte) round}));
+                        ps.setCharacterStream(3, new java.io.StringReader("längerer Text " + "ß".repeat(300 * (round + 1))));
+                        t.add("update count: " + ps.executeUpdate());
+                        ps.clearParameters();
+                    }
+                }
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT name, HEX(data), CHAR_LENGTH(note) "
+                        + "FROM " + TABLE + " WHERE name LIKE 'stream-%' ORDER BY id")) {
+                    t.resultSet(rs);
+                }
+            });
             t.step("select all", () -> {
                 try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM " + TABLE + " ORDER BY id")) {
                     t.resultSet(rs);
@@ -214,13 +229,52 @@ class MysqlConnectorParityTest {
                     }
                 }
             });
-            t.step("changeUser to monitor and back", () -> {
-                JdbcConnection jc = (JdbcConnection) c;
-                jc.changeUser(SandboxCluster.MONITOR_USER, SandboxCluster.MONITOR_PASSWORD);
-                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT CURRENT_USER(), DATABASE()")) {
+            t.step("drop", () -> {
+                try (Statement s = c.createStatement()) {
+                    s.execute("DROP TABLE " + TABLE);
+                }
+            });
+        }
+        return t;
+    }
+
+    /**
+     * COM_CHANGE_USER: to the same user (session state starts over), then refused — the new user may
+     * not use the current database — then with a wrong password. MariaDB keeps the old user when a
+     * change is refused; Connector/J drops the connection after a wrong password.
+     */
+    @Test
+    void changeUserGivesTheSameTranscriptDirectAndThroughSluice() throws Exception {
+        String options = COMMON + "&useServerPrepStmts=false";
+        Transcript direct = changeUserScenario(directUrl(options));
+        Transcript through = changeUserScenario(sluiceUrl(options));
+        assertThat(through.lines()).as("changeUser transcript through Sluice vs direct").isEqualTo(direct.lines());
+        assertThat(direct.lines()).contains("row: | String:app@127.0.0.1 | String:test | NULL | Long:1");
+    }
+
+    private Transcript changeUserScenario(String url) throws Exception {
+        Transcript t = new Transcript();
+        try (Connection c = DriverManager.getConnection(url)) {
+            t.step("ddl", () -> {
+                try (Statement s = c.createStatement()) {
+                    s.execute("DROP TABLE IF EXISTS " + TABLE);
+                    s.execute("CREATE TABLE " + TABLE + " (id INT PRIMARY KEY)");
+                    s.execute("INSERT INTO " + TABLE + " VALUES (1)");
+                }
+            });
+            t.step("changeUser to the same user", () -> {
+                try (Statement s = c.createStatement()) {
+                    s.execute("SET @it_user_var = 'before change user'");
+                }
+                ((JdbcConnection) c).changeUser(SandboxCluster.APP_USER, SandboxCluster.APP_PASSWORD);
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT CURRENT_USER(), DATABASE(), "
+                        + "@it_user_var, (SELECT COUNT(*) FROM " + TABLE + ")")) {
                     t.resultSet(rs);
                 }
-                jc.changeUser(SandboxCluster.APP_USER, SandboxCluster.APP_PASSWORD);
+            });
+            t.step("changeUser refused (monitor may not use database test)", () ->
+                    ((JdbcConnection) c).changeUser(SandboxCluster.MONITOR_USER, SandboxCluster.MONITOR_PASSWORD));
+            t.step("after the refused changeUser: still the old user", () -> {
                 try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT CURRENT_USER(), DATABASE(), "
                         + "(SELECT COUNT(*) FROM " + TABLE + ")")) {
                     t.resultSet(rs);
@@ -229,6 +283,13 @@ class MysqlConnectorParityTest {
             t.step("drop", () -> {
                 try (Statement s = c.createStatement()) {
                     s.execute("DROP TABLE " + TABLE);
+                }
+            });
+            t.step("changeUser with a wrong password", () ->
+                    ((JdbcConnection) c).changeUser(SandboxCluster.APP_USER, "wrong-password"));
+            t.step("after the wrong password (Connector/J drops the connection)", () -> {
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT CURRENT_USER(), DATABASE()")) {
+                    t.resultSet(rs);
                 }
             });
         }

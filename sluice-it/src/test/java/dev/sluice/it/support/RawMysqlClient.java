@@ -197,6 +197,46 @@ public final class RawMysqlClient implements AutoCloseable {
         out.flush();
     }
 
+    /**
+     * Sends {@code prefix + filler x n + suffix} as one COM_QUERY without holding it in memory:
+     * frames of 16 MB are generated as they are written.
+     */
+    public void sendHugeQuery(String prefix, byte filler, long n, String suffix) throws IOException {
+        byte[] head = ((char) COM_QUERY + prefix).getBytes(StandardCharsets.ISO_8859_1);
+        byte[] tail = suffix.getBytes(StandardCharsets.ISO_8859_1);
+        long total = head.length + n + tail.length;
+        byte[] fill = new byte[64 * 1024];
+        java.util.Arrays.fill(fill, filler);
+        long written = 0;
+        int seq = 0;
+        while (true) {
+            int chunk = (int) Math.min(MAX_PAYLOAD, total - written);
+            out.write(new byte[] {(byte) chunk, (byte) (chunk >>> 8), (byte) (chunk >>> 16), (byte) seq});
+            long end = written + chunk;
+            while (written < end) {
+                if (written < head.length) {
+                    int k = (int) Math.min(head.length - written, end - written);
+                    out.write(head, (int) written, k);
+                    written += k;
+                } else if (written < head.length + n) {
+                    int k = (int) Math.min(Math.min(fill.length, head.length + n - written), end - written);
+                    out.write(fill, 0, k);
+                    written += k;
+                } else {
+                    int from = (int) (written - head.length - n);
+                    int k = (int) Math.min(tail.length - from, end - written);
+                    out.write(tail, from, k);
+                    written += k;
+                }
+            }
+            seq = (seq + 1) & 0xFF;
+            if (chunk < MAX_PAYLOAD) {
+                break;
+            }
+        }
+        out.flush();
+    }
+
     /** Writes raw bytes, no framing: for headers that lie. */
     public void writeRaw(byte[] bytes) throws IOException {
         out.write(bytes);

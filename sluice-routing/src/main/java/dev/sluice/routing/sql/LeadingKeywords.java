@@ -26,7 +26,15 @@ final class LeadingKeywords {
             return;
         }
         if (lx.isPunct('(')) {
-            s.kind = StatementKind.SELECT;
+            // (SELECT …) UNION (SELECT …): a query only if a query keyword follows the parentheses
+            while (lx.isPunct('(')) {
+                s.depth++;
+                s.next();
+            }
+            Keyword inner = lx.keyword;
+            boolean query = lx.type == TokenType.WORD
+                    && (inner == Keyword.SELECT || inner == Keyword.VALUES || inner == Keyword.TABLE);
+            s.kind = query ? StatementKind.SELECT : StatementKind.UNKNOWN;
             s.scanBody();
             return;
         }

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -29,11 +28,17 @@ final class SetStatementReader {
             "character_set_connection", "character_set_results");
     private static final String ISOLATION_VARIABLE = "transaction_isolation";
     private static final String READ_ONLY_VARIABLE = "transaction_read_only";
+    /**
+     * User variables set alongside session variables are listed with this prefix, so that a later
+     * command setting only the session variables does not replace (and lose) the user variables.
+     */
+    private static final String USER_VARIABLE_PREFIX = "@";
 
     private final StatementScanner s;
     private final Lexer lx;
     private final Set<String> variables = new LinkedHashSet<>();
     private boolean userVariables;
+    private boolean sessionVariables;
     private boolean globalScope;
     private boolean dependsOnState;
     private boolean oneShot;
@@ -65,6 +70,7 @@ final class SetStatementReader {
             }
             case ROLE -> {
                 variables.add(SessionCommand.ROLE);
+                sessionVariables = true;
                 s.next();
                 skipValue();
                 finish();
@@ -123,7 +129,7 @@ final class SetStatementReader {
             s.next();
             assignedHere = lx.peekPunct('=') || lx.peekType() == TokenType.ASSIGN;
         }
-        if (lx.type == TokenType.WORD && !assignedHere) {
+        if (lx.type == TokenType.WORD && !assignedHere && !lx.peekPunct('.')) {
             switch (lx.keyword) {
                 case TRANSACTION -> {
                     return transaction(scope);
@@ -147,8 +153,9 @@ final class SetStatementReader {
             case USER_VARIABLE -> {
                 userVariables = true;
                 s.set(StatementProperty.USER_VARIABLE_WRITE);
+                String name = USER_VARIABLE_PREFIX + lowerName();
                 s.next();
-                return value(Optional.empty());
+                return value(name);
             }
             case SYSTEM_VARIABLE -> {
                 if (lx.scope != Keyword.NONE) {
@@ -157,7 +164,7 @@ final class SetStatementReader {
                 noteScope(scope);
                 String name = lowerName();
                 s.next();
-                return value(Optional.of(name));
+                return value(name);
             }
             case WORD, QUOTED_NAME -> {
                 noteScope(scope);
@@ -168,7 +175,7 @@ final class SetStatementReader {
                     name = name + "." + lowerName();
                     s.next();
                 }
-                return value(Optional.of(name));
+                return value(name);
             }
             default -> {
                 return false;
@@ -192,7 +199,7 @@ final class SetStatementReader {
     }
 
     /** {@code = expr} or {@code := expr} up to the next top-level comma. */
-    private boolean value(Optional<String> systemVariable) {
+    private boolean value(String variable) {
         if (!lx.isPunct('=') && lx.type != TokenType.ASSIGN) {
             return false;
         }
@@ -211,10 +218,7 @@ final class SetStatementReader {
             }
             lx.advance();
         }
-        if (systemVariable.isEmpty()) {
-            return count > 0;
-        }
-        String name = systemVariable.get();
+        String name = variable;
         String literal = count == 1 ? literal(firstType, firstStart, firstEnd, firstKeyword) : "";
         switch (name) {
             case "autocommit" -> s.autocommit = autocommit(literal);
@@ -228,6 +232,7 @@ final class SetStatementReader {
             }
         }
         variables.add(name);
+        sessionVariables |= !name.startsWith(USER_VARIABLE_PREFIX);
         dependsOnState |= readsVariables;
         return count > 0;
     }
@@ -254,6 +259,7 @@ final class SetStatementReader {
     private boolean charset(List<String> names, Keyword scope) {
         noteScope(scope);
         variables.addAll(names);
+        sessionVariables = true;
         s.next();
         return skipValue();
     }
@@ -287,11 +293,13 @@ final class SetStatementReader {
                     return false;
                 }
                 variables.add(ISOLATION_VARIABLE);
+                sessionVariables = true;
             } else if (lx.keyword == Keyword.READ && (lx.peekKeyword() == Keyword.ONLY
                     || lx.peekKeyword() == Keyword.WRITE)) {
                 s.next();
                 s.next();
                 variables.add(READ_ONLY_VARIABLE);
+                sessionVariables = true;
             } else {
                 return false;
             }
@@ -332,7 +340,7 @@ final class SetStatementReader {
             s.autocommit = AutocommitChange.NONE;
             return;
         }
-        if (variables.isEmpty()) {
+        if (!sessionVariables) {
             s.kind = userVariables ? StatementKind.SET_USER_VARIABLE : StatementKind.UNKNOWN;
             return;
         }

@@ -398,7 +398,7 @@ final class StatementScanner {
     }
 
     private Statement build() {
-        if (lx.malformed) {
+        if (lx.malformed || depth > 0) {
             set(StatementProperty.MALFORMED);
         }
         if (withPending) {

@@ -3,6 +3,16 @@ package dev.sluice.server.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.sluice.routing.policy.BalancerKind;
+import dev.sluice.routing.policy.ConnectionPoolMode;
+import dev.sluice.routing.policy.ConsistencyLevel;
+import dev.sluice.routing.policy.EndpointMode;
+import dev.sluice.routing.policy.EndpointPolicy;
+import dev.sluice.routing.policy.PolicyProblem;
+import dev.sluice.routing.policy.ReadWeights;
+import dev.sluice.routing.topology.NodeRole;
+import dev.sluice.routing.topology.Topology;
+import dev.sluice.routing.policy.TimeoutAction;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,9 +33,6 @@ import java.util.Set;
 public final class ConfigLoader {
     static final int MAX_WEIGHT = 10_000;
     private static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
-    private static final Duration DEFAULT_CONSISTENCY_TIMEOUT = Duration.ofMillis(10);
-    private static final Duration DEFAULT_MAX_LAG = Duration.ofSeconds(30);
-    private static final int DEFAULT_MAX_CONNECTIONS = 10_000;
 
     private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits"};
 
@@ -64,6 +71,9 @@ public final class ConfigLoader {
         }
         checkUnique(endpoints.stream().map(EndpointConfig::name).toList(), "endpoints", "name");
         checkUnique(endpoints.stream().map(e -> e.listen().toString()).toList(), "endpoints", "listen address");
+        for (EndpointConfig e : endpoints) {
+            validate(e, nodes);
+        }
         AdminConfig admin = admin(top.sectionOrEmpty("admin"));
         List<UserConfig> users = new ArrayList<>();
         for (YamlSection u : top.sectionList("users")) {
@@ -107,12 +117,20 @@ public final class ConfigLoader {
         return nodes;
     }
 
+    /**
+     * One endpoint from its YAML (or admin-API JSON) form. Public so that the admin API validates
+     * a changed endpoint exactly as the file would be.
+     */
+    public static EndpointConfig endpoint(JsonNode json, String path, List<NodeConfig> nodes) {
+        return endpoint(new YamlSection(path, json), nodes);
+    }
+
     private static EndpointConfig endpoint(YamlSection e, List<NodeConfig> nodes) {
         String name = e.requiredText("name");
         HostPort listen = ConfigValues.hostPort(e.path() + ".listen", e.requiredText("listen"));
-        String mode = e.choice("mode", EndpointConfig.READ_WRITE, EndpointConfig.READ_WRITE, EndpointConfig.READ_ONLY);
+        EndpointMode mode = e.named("mode", EndpointMode.READ_WRITE, EndpointMode.class);
         List<String> names = e.has("nodes") ? e.stringList("nodes")
-                : nodes.stream().filter(n -> mode.equals(EndpointConfig.READ_WRITE) || n.role() == NodeConfig.Role.REPLICA)
+                : nodes.stream().filter(n -> mode == EndpointMode.READ_WRITE || n.role() == NodeConfig.Role.REPLICA)
                         .map(NodeConfig::name).toList();
         Set<String> known = new HashSet<>(nodes.stream().map(NodeConfig::name).toList());
         for (String n : names) {
@@ -122,28 +140,27 @@ public final class ConfigLoader {
             }
         }
         checkUnique(names, e.path() + ".nodes", "node");
-        Optional<Map<String, Integer>> weights = weights(e, names);
-        EndpointConfig cfg = new EndpointConfig(name, listen, mode, names, weights,
-                e.choice("balancer", "least-active", "least-active", "weighted"),
-                e.choice("consistency", "eventual", "eventual", "session", "global"),
-                e.parsed("consistency-timeout", DEFAULT_CONSISTENCY_TIMEOUT,
+        EndpointPolicy policy = new EndpointPolicy(name, mode, names, weights(e, names),
+                e.named("balancer", BalancerKind.LEAST_ACTIVE, BalancerKind.class),
+                e.named("consistency", ConsistencyLevel.EVENTUAL, ConsistencyLevel.class),
+                e.parsed("consistency-timeout", EndpointPolicy.DEFAULT_CONSISTENCY_TIMEOUT,
                         v -> ConfigValues.duration(e.path() + ".consistency-timeout", v)),
-                e.choice("consistency-timeout-action", "primary", "primary", "error"),
-                e.parsed("max-replication-lag", DEFAULT_MAX_LAG,
+                e.named("consistency-timeout-action", TimeoutAction.PRIMARY, TimeoutAction.class),
+                e.parsed("max-replication-lag", EndpointPolicy.DEFAULT_MAX_REPLICATION_LAG,
                         v -> ConfigValues.duration(e.path() + ".max-replication-lag", v)),
                 e.integer("min-reserved-nodes", 0, 0, MAX_WEIGHT),
                 e.bool("transaction-splitting", false),
-                e.choice("connection-pool", "none", "none", "session", "transaction"),
+                e.named("connection-pool", ConnectionPoolMode.NONE, ConnectionPoolMode.class),
                 e.has("allow") ? e.stringList("allow") : List.of("127.0.0.0/8", "::1/128"),
-                e.integer("max-connections", DEFAULT_MAX_CONNECTIONS, 1, 1_000_000));
+                e.integer("max-connections", EndpointPolicy.DEFAULT_MAX_CONNECTIONS, 1, 1_000_000));
         e.rejectUnknownKeys();
-        return cfg;
+        return new EndpointConfig(listen, policy);
     }
 
-    private static Optional<Map<String, Integer>> weights(YamlSection e, List<String> endpointNodes) {
+    private static ReadWeights weights(YamlSection e, List<String> endpointNodes) {
         Optional<JsonNode> w = e.node("weights");
         if (w.isEmpty() || (w.get().isTextual() && w.get().asText().equals("auto"))) {
-            return Optional.empty();
+            return ReadWeights.AUTO;
         }
         String path = e.path() + ".weights";
         if (!w.get().isObject()) {
@@ -164,7 +181,7 @@ public final class ConfigLoader {
             }
             out.put(entry.getKey(), v.asInt());
         }
-        return Optional.of(out);
+        return new ReadWeights.Custom(out);
     }
 
     private static AdminConfig admin(YamlSection s) {
@@ -187,6 +204,25 @@ public final class ConfigLoader {
                 s.integer("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256));
         s.rejectUnknownKeys();
         return l;
+    }
+
+    /** The topology the configuration describes, before any monitoring. */
+    public static Topology topologyOf(List<NodeConfig> nodes) {
+        Topology t = Topology.empty();
+        for (NodeConfig n : nodes) {
+            t = t.withNode(n.name(), n.address().toString(), n.role() == NodeConfig.Role.PRIMARY ? NodeRole.PRIMARY
+                    : NodeRole.REPLICA, n.zone(), n.capacity());
+        }
+        return t;
+    }
+
+    /** The routing rules' own checks (a read-write endpoint needs the primary and a replica …). */
+    public static void validate(EndpointConfig e, List<NodeConfig> nodes) {
+        List<PolicyProblem> problems = e.policy().validate(topologyOf(nodes));
+        if (!problems.isEmpty()) {
+            throw new ConfigException("endpoint '" + e.name() + "': " + problems.stream()
+                    .map(PolicyProblem::toString).collect(java.util.stream.Collectors.joining("; ")));
+        }
     }
 
     private static void checkUnique(List<String> values, String where, String what) {

@@ -1,24 +1,26 @@
 package dev.sluice.server.config;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
+import dev.sluice.routing.policy.EndpointMode;
+import dev.sluice.routing.policy.EndpointPolicy;
 
 /**
- * One endpoint as written in the configuration file (ARCHITECTURE.md "Configuration file").
- *
- * @param weights empty for {@code auto}, else the read weight of each named node (0..10000)
+ * One endpoint: where it listens, and its routing policy (everything else it is configured with).
  */
-public record EndpointConfig(String name, HostPort listen, String mode, List<String> nodes,
-        Optional<Map<String, Integer>> weights, String balancer, String consistency, Duration consistencyTimeout,
-        String consistencyTimeoutAction, Duration maxReplicationLag, int minReservedNodes,
-        boolean transactionSplitting, String connectionPool, List<String> allow, int maxConnections) {
+public record EndpointConfig(HostPort listen, EndpointPolicy policy) {
 
-    public static final String READ_WRITE = "read-write";
-    public static final String READ_ONLY = "read-only";
+    public String name() {
+        return policy.name();
+    }
 
     public boolean isReadOnly() {
-        return READ_ONLY.equals(mode);
+        return policy.mode() == EndpointMode.READ_ONLY;
+    }
+
+    public int maxConnections() {
+        return policy.maxConnections();
+    }
+
+    public EndpointConfig withPolicy(EndpointPolicy newPolicy) {
+        return new EndpointConfig(listen, newPolicy);
     }
 }

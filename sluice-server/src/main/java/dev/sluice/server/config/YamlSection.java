@@ -93,6 +93,17 @@ final class YamlSection {
         }).orElse(fallback);
     }
 
+    /** A value of a configuration enum ({@code least-active}, {@code read-only} …); the message lists them all. */
+    <E extends Enum<E> & dev.sluice.routing.policy.ConfigName> E named(String key, E fallback, Class<E> type) {
+        Optional<String> v = text(key);
+        if (v.isEmpty()) {
+            return fallback;
+        }
+        return dev.sluice.routing.policy.ConfigName.parse(type, v.get()).orElseThrow(() -> new ConfigException(
+                keyPath(key) + ": '" + v.get() + "' is not allowed; use one of "
+                        + dev.sluice.routing.policy.ConfigName.allowed(type).replace(", ", " | ")));
+    }
+
     /** A value out of a closed set; the message lists the set. */
     String choice(String key, String fallback, String... allowed) {
         Optional<String> v = text(key);

@@ -3,6 +3,13 @@ package dev.sluice.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.routing.policy.BalancerKind;
+import dev.sluice.routing.policy.ConnectionPoolMode;
+import dev.sluice.routing.policy.ConsistencyLevel;
+import dev.sluice.routing.policy.EndpointMode;
+import dev.sluice.routing.policy.EndpointPolicy;
+import dev.sluice.routing.policy.ReadWeights;
+import dev.sluice.routing.policy.TimeoutAction;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -41,19 +48,22 @@ class ConfigLoaderTest {
                     max-connections: 50
                 admin: {listen: 127.0.0.1:8033, token: secret}
                 """);
-        EndpointConfig e = c.endpoints().get(0);
-        assertThat(e.listen()).isEqualTo(new HostPort("127.0.0.1", 6033));
-        assertThat(e.weights()).contains(Map.of("primary", 0, "ro1", 100, "ro2", 200));
-        assertThat(e.balancer()).isEqualTo("weighted");
-        assertThat(e.consistency()).isEqualTo("session");
+        EndpointConfig ec = c.endpoints().get(0);
+        EndpointPolicy e = ec.policy();
+        assertThat(ec.listen()).isEqualTo(new HostPort("127.0.0.1", 6033));
+        assertThat(e.weights()).isEqualTo(new ReadWeights.Custom(Map.of("primary", 0, "ro1", 100, "ro2", 200)));
+        assertThat(e.balancer()).isEqualTo(BalancerKind.WEIGHTED);
+        assertThat(e.consistency()).isEqualTo(ConsistencyLevel.SESSION);
         assertThat(e.consistencyTimeout()).isEqualTo(Duration.ofMillis(25));
-        assertThat(e.consistencyTimeoutAction()).isEqualTo("error");
+        assertThat(e.timeoutAction()).isEqualTo(TimeoutAction.ERROR);
         assertThat(e.maxReplicationLag()).isEqualTo(Duration.ofSeconds(2));
         assertThat(e.minReservedNodes()).isEqualTo(1);
         assertThat(e.transactionSplitting()).isTrue();
-        assertThat(e.connectionPool()).isEqualTo("transaction");
+        assertThat(e.connectionPool()).isEqualTo(ConnectionPoolMode.TRANSACTION);
         assertThat(e.allow()).containsExactly("10.0.0.0/8");
         assertThat(e.maxConnections()).isEqualTo(50);
+        assertThat(EndpointSettings.toJson(ec).toString()).contains("\"consistency-timeout\":\"25ms\"",
+                "\"weights\":{\"primary\":0,\"ro1\":100,\"ro2\":200}");
         assertThat(c.admin().token()).isEqualTo("secret");
         assertThat(c.node("ro1").orElseThrow().capacity()).isEqualTo(2);
         assertThat(c.node("ro2").orElseThrow().role()).isEqualTo(NodeConfig.Role.REPLICA);
@@ -61,29 +71,29 @@ class ConfigLoaderTest {
 
     @Test
     void defaultsFollowTheSpec() {
-        EndpointConfig e = parse("""
+        EndpointPolicy e = parse("""
                 endpoints:
                   - {name: rw, listen: 127.0.0.1:6033}
-                """).endpoints().get(0);
-        assertThat(e.mode()).isEqualTo("read-write");
+                """).endpoints().get(0).policy();
+        assertThat(e.mode()).isEqualTo(EndpointMode.READ_WRITE);
         assertThat(e.nodes()).containsExactly("primary", "ro1", "ro2");
-        assertThat(e.weights()).isEmpty();
-        assertThat(e.balancer()).isEqualTo("least-active");
-        assertThat(e.consistency()).isEqualTo("eventual");
+        assertThat(e.weights()).isEqualTo(ReadWeights.AUTO);
+        assertThat(e.balancer()).isEqualTo(BalancerKind.LEAST_ACTIVE);
+        assertThat(e.consistency()).isEqualTo(ConsistencyLevel.EVENTUAL);
         assertThat(e.consistencyTimeout()).isEqualTo(Duration.ofMillis(10));
-        assertThat(e.consistencyTimeoutAction()).isEqualTo("primary");
+        assertThat(e.timeoutAction()).isEqualTo(TimeoutAction.PRIMARY);
         assertThat(e.maxReplicationLag()).isEqualTo(Duration.ofSeconds(30));
         assertThat(e.minReservedNodes()).isZero();
         assertThat(e.transactionSplitting()).isFalse();
-        assertThat(e.connectionPool()).isEqualTo("none");
+        assertThat(e.connectionPool()).isEqualTo(ConnectionPoolMode.NONE);
     }
 
     @Test
     void readOnlyEndpointsDefaultToTheReplicas() {
-        EndpointConfig e = parse("""
+        EndpointPolicy e = parse("""
                 endpoints:
                   - {name: ro, listen: 127.0.0.1:6034, mode: read-only}
-                """).endpoints().get(0);
+                """).endpoints().get(0).policy();
         assertThat(e.nodes()).containsExactly("ro1", "ro2");
     }
 
@@ -108,6 +118,10 @@ class ConfigLoaderTest {
                 .hasMessageContaining("least-active | weighted");
         assertThatThrownBy(() -> parse("""
                 endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033, nodes: [primary]}
+                """)).hasMessageContaining("endpoint 'rw'").hasMessageContaining("replica");
+        assertThatThrownBy(() -> parse("""
+                endpoints:
                   - {name: rw, listen: 127.0.0.1:6033, weights: {ro1: 10001}}
                 """)).hasMessageContaining("endpoints[0].weights.ro1").hasMessageContaining("0..10000");
         assertThatThrownBy(() -> parse("""
@@ -122,6 +136,27 @@ class ConfigLoaderTest {
                 endpoints:
                   - {name: rw, listen: localhost}
                 """)).hasMessageContaining("endpoints[0].listen");
+    }
+
+    @Test
+    void aModificationIsValidatedLikeTheFile() throws Exception {
+        SluiceConfig c = parse("""
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033}
+                """);
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        EndpointConfig changed = EndpointSettings.modified(c.endpoints().get(0),
+                json.readTree("{\"weights\": {\"primary\": 0, \"ro1\": 0, \"ro2\": 100}, \"balancer\": \"weighted\"}"),
+                c.nodes());
+        assertThat(changed.policy().balancer()).isEqualTo(BalancerKind.WEIGHTED);
+        assertThat(changed.policy().weights()).isEqualTo(new ReadWeights.Custom(Map.of("primary", 0, "ro1", 0, "ro2", 100)));
+        assertThat(changed.listen()).isEqualTo(c.endpoints().get(0).listen());
+        assertThatThrownBy(() -> EndpointSettings.modified(c.endpoints().get(0),
+                json.readTree("{\"weights\": {\"ro1\": -5}}"), c.nodes()))
+                .hasMessageContaining("rw.weights.ro1").hasMessageContaining("0..10000");
+        assertThatThrownBy(() -> EndpointSettings.modified(c.endpoints().get(0),
+                json.readTree("{\"colour\": \"blue\"}"), c.nodes()))
+                .hasMessageContaining("unknown key 'rw.colour'");
     }
 
     @Test
