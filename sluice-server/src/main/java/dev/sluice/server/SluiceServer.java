@@ -9,7 +9,12 @@ import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.backend.InternalQuery;
 import dev.sluice.server.backend.LoginRequest;
 import dev.sluice.server.backend.QueryResult;
+import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.EndpointConfig;
+import dev.sluice.server.config.MonitorConfig;
+import dev.sluice.server.consistency.PrimaryPositionSource;
+import dev.sluice.server.monitor.Monitor;
+import dev.sluice.server.monitor.TopologyHolder;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.config.UserConfig;
 import dev.sluice.server.frontend.EndpointListener;
@@ -41,6 +46,8 @@ public final class SluiceServer implements AutoCloseable {
     private static final Duration ACCOUNT_RELOAD_MIN_INTERVAL = Duration.ofSeconds(1);
     private static final Duration STARTUP_ACCOUNT_WAIT = Duration.ofSeconds(10);
     private static final int UTF8MB4_GENERAL_CI = 45;
+    private static final java.time.Duration PRIMARY_POSITION_TIMEOUT = java.time.Duration.ofSeconds(1);
+    private static final int FIRST_ROUND_INTERVALS = 2;
     /** What Sluice's own connections (monitor, account loading) negotiate. */
     static final long INTERNAL_CAPABILITIES = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION
             | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA
@@ -51,6 +58,8 @@ public final class SluiceServer implements AutoCloseable {
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final ProxyRuntime runtime;
+    private final Monitor monitor;
+    private final PrimaryPositionSource primaryPositions;
     private final List<EndpointListener> listeners = new ArrayList<>();
 
     private SluiceServer(SluiceConfig config) {
@@ -66,8 +75,21 @@ public final class SluiceServer implements AutoCloseable {
         ProxyRuntime[] holder = new ProxyRuntime[1];
         AccountStore accounts = new AccountStore(() -> loadAccounts(holder[0]), passwords,
                 ACCOUNT_RELOAD_MIN_INTERVAL, System::nanoTime);
-        this.runtime = new ProxyRuntime(config, connector, new Authenticator(accounts));
+        TopologyHolder topology = new TopologyHolder(ConfigLoader.topologyOf(config.nodes()));
+        this.runtime = new ProxyRuntime(config, connector, new Authenticator(accounts), topology);
         holder[0] = runtime;
+        LoginRequest monitorLogin = monitorLogin(config.monitor());
+        this.monitor = new Monitor(topology, connector, workers, config.monitor(), monitorLogin, System::nanoTime);
+        runtime.probeNow(monitor::checkNow);
+        this.primaryPositions = new PrimaryPositionSource(workers.next(), runtime::primary, connector, monitorLogin,
+                PRIMARY_POSITION_TIMEOUT);
+        runtime.primaryPositions(primaryPositions);
+    }
+
+    private static LoginRequest monitorLogin(MonitorConfig monitor) {
+        return new LoginRequest(monitor.user(),
+                new Credential.PlainPassword(monitor.password().getBytes(StandardCharsets.UTF_8)), Optional.empty(),
+                INTERNAL_CAPABILITIES, UTF8MB4_GENERAL_CI, 1 << 24, Map.of("program_name", "sluice"));
     }
 
     public static SluiceServer start(SluiceConfig config) throws InterruptedException {
@@ -83,13 +105,19 @@ public final class SluiceServer implements AutoCloseable {
 
     private void startListening() throws InterruptedException {
         LOG.info("transport: {}, {} I/O threads", transport.name(), runtime.config().limits().ioThreads());
+        monitor.start();
         try {
             runtime.authenticator().accounts().load().get(STARTUP_ACCOUNT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             LOG.warn("accounts not loaded at start ({}); they load at the first login", e.toString());
         }
+        // Replicas take reads once seen healthy: give the monitor its first round before clients come.
+        monitor.awaitFirstRound(runtime.config().monitor().interval().multipliedBy(FIRST_ROUND_INTERVALS)
+                .plus(runtime.config().monitor().queryTimeout()));
         for (EndpointConfig e : runtime.config().endpoints()) {
-            EndpointListener l = new EndpointListener(new EndpointRuntime(e));
+            EndpointRuntime endpoint = new EndpointRuntime(e, runtime.topology());
+            runtime.addEndpoint(endpoint);
+            EndpointListener l = new EndpointListener(endpoint);
             l.bind(transport, boss, workers, runtime);
             listeners.add(l);
             LOG.info("endpoint '{}' ({}) listening on {}", e.name(), e.policy().mode().configName(), l.localAddress());
@@ -108,11 +136,13 @@ public final class SluiceServer implements AutoCloseable {
     /** Reads the accounts on the primary with the monitor's credentials (and learns its identity). */
     private CompletableFuture<QueryResult> loadAccounts(ProxyRuntime rt) {
         CompletableFuture<QueryResult> out = new CompletableFuture<>();
-        NodeRef primary = rt.primary();
-        var monitor = rt.config().monitor();
-        LoginRequest login = new LoginRequest(monitor.user(),
-                new Credential.PlainPassword(monitor.password().getBytes(StandardCharsets.UTF_8)), Optional.empty(),
-                INTERNAL_CAPABILITIES, UTF8MB4_GENERAL_CI, 1 << 24, Map.of("program_name", "sluice"));
+        Optional<NodeRef> known = rt.primary();
+        if (known.isEmpty()) {
+            out.completeExceptionally(new IllegalStateException("no primary is known to load accounts from"));
+            return out;
+        }
+        NodeRef primary = known.get();
+        LoginRequest login = monitorLogin(rt.config().monitor());
         var loop = workers.next();
         rt.connector().connect(loop, primary.name(), primary.id(), primary.address(), login).addListener(f -> {
             if (!f.isSuccess()) {
@@ -139,6 +169,8 @@ public final class SluiceServer implements AutoCloseable {
         for (EndpointListener l : listeners) {
             l.close();
         }
+        monitor.close();
+        primaryPositions.close();
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }

@@ -15,8 +15,8 @@ final class Lexer {
 
     private static final int MAX_VERSION_DIGITS = 6;
 
-    private final byte[] buf;
-    private final int limit;
+    private byte[] buf;
+    private int limit;
     private int pos;
     private boolean inExecutableComment;
     /** An unterminated string, quoted name or comment was met. */
@@ -43,18 +43,30 @@ final class Lexer {
     private Keyword nKeyword;
     private Keyword nScope;
 
-    Lexer(byte[] buf, int from, int to) {
-        this.buf = buf;
-        this.pos = from;
-        this.limit = to;
+    /**
+     * Starts on {@code buf[from, to)}, forgetting everything about a previous text: one lexer
+     * serves every statement of its thread, so a classification allocates nothing but its result.
+     */
+    void reset(byte[] text, int from, int to) {
+        buf = text;
+        pos = from;
+        limit = to;
+        inExecutableComment = false;
+        malformed = false;
+        type = TokenType.END;
+        start = from;
+        end = from;
+        hash = 0;
+        punct = 0;
+        spaceBefore = false;
+        keyword = Keyword.NONE;
+        scope = Keyword.NONE;
         lexNext();
     }
 
-    /** Starts over at {@code from}, e.g. after the leading hints. */
-    void restartAt(int from) {
-        pos = from;
-        inExecutableComment = false;
-        lexNext();
+    /** Drops the reference to the last text, so a reused lexer does not keep a 16 MB payload alive. */
+    void release() {
+        buf = null;
     }
 
     /** Moves to the next token. */
@@ -300,15 +312,31 @@ final class Lexer {
         }
     }
 
+    private static final byte WORD_START = 1;
+    private static final byte WORD_PART = 2;
+    /** Byte classes, indexed by {@code b & 0xFF}: one load instead of a chain of comparisons per byte. */
+    private static final byte[] CLASSES = classes();
+
+    private static byte[] classes() {
+        byte[] classes = new byte[256];
+        for (int b = 0; b < 256; b++) {
+            boolean start = (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '_' || b == '$' || b >= 0x80;
+            boolean digit = b >= '0' && b <= '9';
+            classes[b] = (byte) ((start ? WORD_START | WORD_PART : 0) | (digit ? WORD_PART : 0));
+        }
+        return classes;
+    }
+
     static boolean isDigit(int b) {
         return b >= '0' && b <= '9';
     }
 
+    /** Letters, {@code _}, {@code $} and every non-ASCII byte (identifiers may be in any script). */
     static boolean isWordStart(int b) {
-        return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '_' || b == '$' || b < 0;
+        return (CLASSES[b & 0xFF] & WORD_START) != 0;
     }
 
     static boolean isWordByte(int b) {
-        return isWordStart(b) || isDigit(b);
+        return (CLASSES[b & 0xFF] & WORD_PART) != 0;
     }
 }

@@ -19,6 +19,9 @@ public final class SqlClassifier {
             1 << StatementProperty.MALFORMED.ordinal(), 0, TransactionControl.NONE, 0, AutocommitChange.NONE,
             Optional.empty(), Optional.empty(), Optional.empty(), List.of(), List.of(), 0);
 
+    /** One scanner per thread (an event loop classifies one statement at a time): no allocation but the result. */
+    private static final ThreadLocal<StatementScanner> SCANNERS = ThreadLocal.withInitial(StatementScanner::new);
+
     private SqlClassifier() {
     }
 
@@ -31,12 +34,17 @@ public final class SqlClassifier {
             return UNCLASSIFIABLE;
         }
         try {
-            return new StatementScanner(utf8, offset, offset + length).scan();
+            return SCANNERS.get().scan(utf8, offset, offset + length);
         } catch (RuntimeException bug) {
             // Never let a classifier bug reach the event loop: an unclassifiable statement is
             // routed to the primary, which is always correct, if slower.
             return UNCLASSIFIABLE;
         }
+    }
+
+    /** Classification with a scanner of its own, for tests that compare it with the reused one. */
+    static Statement classifyWithNewScanner(byte[] utf8, int offset, int length) {
+        return new StatementScanner().scan(utf8, offset, offset + length);
     }
 
     /** Convenience for tests and tools: classifies a Java string (encoded as UTF-8). */

@@ -3,6 +3,7 @@ package dev.sluice.routing.sql;
 import dev.sluice.routing.gtid.GtidPosition;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -151,6 +152,25 @@ public final class Statement {
     /** The fingerprint of every table name in a table position (FROM, JOIN, UPDATE, INTO, TABLE, …). */
     public long referencedTablesFingerprint() {
         return referencedTables;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Statement other && kind == other.kind && hint == other.hint
+                && consistencyToken.equals(other.consistencyToken) && propertyBits == other.propertyBits
+                && lockCauseBits == other.lockCauseBits && transactionControl == other.transactionControl
+                && transactionOptionBits == other.transactionOptionBits && autocommitChange == other.autocommitChange
+                && isolationChange.equals(other.isolationChange) && sessionCommand.equals(other.sessionCommand)
+                && schemaChange.equals(other.schemaChange)
+                && temporaryTablesCreated.equals(other.temporaryTablesCreated)
+                && tablesDropped.equals(other.tablesDropped) && referencedTables == other.referencedTables;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(kind, hint, consistencyToken, propertyBits, lockCauseBits, transactionControl,
+                transactionOptionBits, autocommitChange, isolationChange, sessionCommand, schemaChange,
+                temporaryTablesCreated, tablesDropped, referencedTables);
     }
 
     @Override

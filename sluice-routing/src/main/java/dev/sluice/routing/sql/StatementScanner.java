@@ -25,55 +25,96 @@ final class StatementScanner {
     private static final int LAST_GTID_CALLED = 4;
     private static final int LAST_GTID_ALIASED = 6;
 
-    private final byte[] buf;
-    private final int from;
-    private final int to;
-    final Lexer lx;
+    private byte[] buf;
+    private int from;
+    private int to;
+    final Lexer lx = new Lexer();
+    private final LeadingKeywords leadingKeywords = new LeadingKeywords(this);
 
     // facts
-    StatementKind kind = StatementKind.UNKNOWN;
-    Hint hint = Hint.NONE;
-    Optional<GtidPosition> token = Optional.empty();
+    StatementKind kind;
+    Hint hint;
+    Optional<GtidPosition> token;
     int props;
     int causes;
-    TransactionControl transaction = TransactionControl.NONE;
+    TransactionControl transaction;
     int transactionOptions;
-    AutocommitChange autocommit = AutocommitChange.NONE;
+    AutocommitChange autocommit;
     IsolationChange isolation;
     SessionCommand sessionCommand;
     String schema;
-    List<TableName> created = List.of();
-    List<TableName> dropped = List.of();
+    List<TableName> created;
+    List<TableName> dropped;
     private long tables;
     private boolean routineDefinition;
 
     // body walk state
     int depth;
     int blockDepth;
-    int fromListDepth = -1;
+    int fromListDepth;
     boolean tableExpected;
     boolean cteNameExpected;
     boolean withPending;
     boolean insideSetStatement;
     private boolean intoActive;
-    private TokenType prevType = TokenType.END;
-    private Keyword prevKeyword = Keyword.NONE;
+    private TokenType prevType;
+    private Keyword prevKeyword;
     private int prevPunct;
     private int tokenIndex;
     private int lastGtidShape;
 
-    StatementScanner(byte[] buf, int from, int to) {
-        this.buf = buf;
-        this.from = from;
-        this.to = to;
-        int sqlStart = from;
-        if (startsWithComment(buf, from, to)) {
+    /**
+     * Classifies {@code text[start, stop)}. Every field is set here, so a scanner can be reused
+     * for the next statement of its thread without any state leaking from one to the next.
+     */
+    Statement scan(byte[] text, int start, int stop) {
+        buf = text;
+        from = start;
+        to = stop;
+        kind = StatementKind.UNKNOWN;
+        hint = Hint.NONE;
+        token = Optional.empty();
+        props = 0;
+        causes = 0;
+        transaction = TransactionControl.NONE;
+        transactionOptions = 0;
+        autocommit = AutocommitChange.NONE;
+        isolation = null;
+        sessionCommand = null;
+        schema = null;
+        created = List.of();
+        dropped = List.of();
+        tables = 0;
+        routineDefinition = false;
+        depth = 0;
+        blockDepth = 0;
+        fromListDepth = -1;
+        tableExpected = false;
+        cteNameExpected = false;
+        withPending = false;
+        insideSetStatement = false;
+        intoActive = false;
+        prevType = TokenType.END;
+        prevKeyword = Keyword.NONE;
+        prevPunct = 0;
+        tokenIndex = 0;
+        lastGtidShape = 0;
+        int sqlStart = start;
+        if (startsWithComment(text, start, stop)) {
             HintReader hints = new HintReader();
-            sqlStart = hints.read(buf, from, to);
+            sqlStart = hints.read(text, start, stop);
             hint = hints.hint;
             token = hints.token;
         }
-        this.lx = new Lexer(buf, sqlStart, to);
+        try {
+            lx.reset(text, sqlStart, stop);
+            lx.advance();
+            dispatch();
+            return build();
+        } finally {
+            lx.release();
+            buf = null;
+        }
     }
 
     private static boolean startsWithComment(byte[] buf, int from, int to) {
@@ -84,12 +125,6 @@ final class StatementScanner {
             }
         }
         return false;
-    }
-
-    Statement scan() {
-        lx.advance();
-        dispatch();
-        return build();
     }
 
     void set(StatementProperty property) {
@@ -111,7 +146,7 @@ final class StatementScanner {
 
     /** Decides the kind from the first keyword(s), then walks the rest. */
     void dispatch() {
-        new LeadingKeywords(this).dispatch();
+        leadingKeywords.dispatch();
     }
 
     /** Marks the current token processed and moves on (for readers of leading keywords). */

@@ -19,13 +19,18 @@ final class WordTable {
 
     /** Returned by {@link #lookup} for words not in the table. */
     static final int ABSENT = -1;
-    /** Keeps the table at most half full, so probe chains stay short. */
-    private static final int LOAD_FACTOR_INVERSE = 2;
+    /** Keeps the table at most a quarter full, so a miss usually costs one probe. */
+    private static final int LOAD_FACTOR_INVERSE = 4;
+    /** Marks an empty slot in {@link #hashes}; a word whose hash is 0 is stored under {@link #ZERO_HASH_STAND_IN}. */
+    private static final long EMPTY = 0L;
+    private static final long ZERO_HASH_STAND_IN = 1L;
 
     private final long[] hashes;
     private final byte[][] words;
     private final int[] values;
     private final int mask;
+    /** Longer words cannot be in the table: no probe at all. */
+    private final int maxLength;
 
     private WordTable(List<String> keys, List<Integer> vals) {
         int capacity = Integer.highestOneBit(Math.max(keys.size(), 1) * LOAD_FACTOR_INVERSE) * 2;
@@ -33,10 +38,11 @@ final class WordTable {
         words = new byte[capacity][];
         values = new int[capacity];
         mask = capacity - 1;
+        int longest = 0;
         for (int i = 0; i < keys.size(); i++) {
             byte[] word = keys.get(i).toLowerCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8);
-            long hash = WordHash.of(word, 0, word.length);
-            int slot = (int) (hash ^ (hash >>> 32)) & mask;
+            long hash = stored(WordHash.of(word, 0, word.length));
+            int slot = slotOf(hash);
             while (words[slot] != null) {
                 if (java.util.Arrays.equals(words[slot], word)) {
                     break;
@@ -46,7 +52,18 @@ final class WordTable {
             hashes[slot] = hash;
             words[slot] = word;
             values[slot] = vals.get(i);
+            longest = Math.max(longest, word.length);
         }
+        maxLength = longest;
+    }
+
+    private static long stored(long hash) {
+        return hash == EMPTY ? ZERO_HASH_STAND_IN : hash;
+    }
+
+    /** Fibonacci hashing: the multiply spreads FNV's bits over the slot index. */
+    private int slotOf(long hash) {
+        return (int) ((hash * 0x9E3779B97F4A7C15L) >>> 40) & mask;
     }
 
     static WordTable of(List<String> keys, List<Integer> vals) {
@@ -76,10 +93,14 @@ final class WordTable {
     }
 
     /** The value of {@code bytes[from, to)} (whose folded hash is {@code hash}), or {@link #ABSENT}. */
-    int lookup(byte[] bytes, int from, int to, long hash) {
-        int slot = (int) (hash ^ (hash >>> 32)) & mask;
-        for (byte[] word = words[slot]; word != null; word = words[slot]) {
-            if (hashes[slot] == hash && WordHash.equalsFolded(bytes, from, to, word)) {
+    int lookup(byte[] bytes, int from, int to, long wordHash) {
+        if (to - from > maxLength) {
+            return ABSENT;
+        }
+        long hash = stored(wordHash);
+        int slot = slotOf(hash);
+        for (long h = hashes[slot]; h != EMPTY; h = hashes[slot]) {
+            if (h == hash && WordHash.equalsFolded(bytes, from, to, words[slot])) {
                 return values[slot];
             }
             slot = (slot + 1) & mask;

@@ -94,7 +94,13 @@ final class ChangeUser {
         session.identity(new ClientIdentity(user, ok.credential(), host, old.capabilities(), collation,
                 old.maxPacketSize(), attributes), database);
         session.resetRoutingState();
-        session.withBackend(session.firstNode(), null, (BackendConnection b) -> {
+        var first = session.firstNode();
+        if (first.isEmpty()) {
+            session.commandFailed(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
+                    "no backend available for endpoint '" + session.endpoint().name() + "'");
+            return;
+        }
+        session.withBackend(first.get(), null, (BackendConnection b) -> {
             session.commandDone();
             session.replyOk();
             session.resume();

@@ -49,6 +49,9 @@ final class ClientForwarder implements ResponseSink {
 
     @Override
     public void onBytes(ByteBuf bytes) {
+        if (bytesForwarded == 0) {
+            session.answerStarted();
+        }
         bytesForwarded += bytes.readableBytes();
         client.write(bytes, client.voidPromise());
         if (!client.isWritable() && source != null) {

@@ -11,6 +11,9 @@ import dev.sluice.protocol.handshake.HandshakeV10;
 import dev.sluice.protocol.handshake.SslRequest;
 import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.response.ErrorCodes;
+import dev.sluice.routing.RouteDecision;
+import dev.sluice.routing.RouteError;
+import dev.sluice.routing.Router;
 import dev.sluice.server.auth.AuthOutcome;
 import dev.sluice.server.auth.Authenticator;
 import dev.sluice.server.backend.BackendConnection;
@@ -28,6 +31,7 @@ import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -204,7 +208,24 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                 login.collation(), login.maxPacketSize(), Map.copyOf(attributes));
         ClientSession session = new ClientSession(ctx.channel(), proxy, endpoint, connectionId, scramble, identity,
                 login.database().filter(d -> !d.isEmpty()));
-        NodeRef first = session.firstNode();
+        if (endpoint.config().isReadOnly()) {
+            RouteDecision mapped = Router.connect(session.routing(), endpoint.view());
+            if (mapped instanceof RouteDecision.ToReplica replica) {
+                session.routing().assignConnectionReplica(replica.nodeId());
+            } else {
+                RouteError e = mapped instanceof RouteDecision.Reject r ? r.error()
+                        : RouteError.noReplica(endpoint.name());
+                refuse(ctx, nextSequence, e.errorCode(), e.sqlState(), e.message());
+                return;
+            }
+        }
+        Optional<NodeRef> target = session.firstNode();
+        if (target.isEmpty()) {
+            refuse(ctx, nextSequence, ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
+                    "no backend available for endpoint '" + endpoint.name() + "'");
+            return;
+        }
+        NodeRef first = target.get();
         LoginRequest request = session.loginRequest();
         busy = true;
         proxy.connector().connect(ctx.channel().eventLoop(), first.name(), first.id(), first.address(), request)

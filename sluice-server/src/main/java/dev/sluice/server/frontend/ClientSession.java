@@ -9,6 +9,7 @@ import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.protocol.stream.ResponseTracker;
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.backend.BackendException;
+import dev.sluice.routing.session.RoutingSession;
 import dev.sluice.server.backend.LoginRequest;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
@@ -55,6 +56,12 @@ public final class ClientSession {
     private final PreparedStatements statements = new PreparedStatements();
     private final ArrayDeque<ByteBuf> frames = new ArrayDeque<>();
     private final Commands commands;
+    private final RoutingSession routing;
+    private final RouteExecutor executor;
+    private final ConsistentReads consistency;
+    private ReadRetry retry;
+    /** Times the current command was sent as a read (a replica failed under the others). */
+    private int readAttempts;
     private boolean awaiting;
     private BackendConnection continuationTarget;
     private BackendConnection uploadTarget;
@@ -72,8 +79,11 @@ public final class ClientSession {
         this.scramble = scramble;
         this.identity = identity;
         this.database = database;
-        this.backends = new SessionBackends(client.eventLoop(), proxy.connector());
+        this.backends = new SessionBackends(client.eventLoop(), proxy.connector(), endpoint);
         this.forwarder = new ClientForwarder(client, this);
+        this.routing = RoutingSession.open(endpoint.view());
+        this.executor = new RouteExecutor(this);
+        this.consistency = new ConsistentReads(this);
         this.commands = new Commands(this);
     }
 
@@ -118,6 +128,18 @@ public final class ClientSession {
 
     SessionBackends backends() {
         return backends;
+    }
+
+    RoutingSession routing() {
+        return routing;
+    }
+
+    RouteExecutor executor() {
+        return executor;
+    }
+
+    ConsistentReads consistency() {
+        return consistency;
     }
 
     PreparedStatements statements() {
@@ -221,6 +243,7 @@ public final class ClientSession {
         }
         int command = frame.getUnsignedByte(frame.readerIndex() + Packets.HEADER_SIZE);
         endpoint.recordCommand();
+        readAttempts = 0;
         commands.dispatch(command, frame);
     }
 
@@ -230,6 +253,31 @@ public final class ClientSession {
     void forward(NodeRef node, ByteBuf frame, ResponseKind kind, CommandListener listener) {
         awaiting = true;
         withBackend(node, frame, b -> sendNow(b, frame, kind, listener));
+    }
+
+    /**
+     * Like {@link #forward}, for a read on a replica outside a transaction: should the replica fail
+     * before any byte of the answer reached the client, the read is routed again — the client sees
+     * no error (SPEC §4).
+     */
+    void forwardRead(NodeRef node, ByteBuf frame, ResponseKind kind, CommandListener listener, ReadRetry how) {
+        releaseRetry();
+        if (payloadLength(how.frame()) < Packets.MAX_PAYLOAD && !routing.inTransaction()) {
+            retry = how.withFrame(how.frame().retainedDuplicate(), ++readAttempts);
+        }
+        forward(node, frame, kind, listener);
+    }
+
+    private void releaseRetry() {
+        if (retry != null) {
+            retry.frame().release();
+            retry = null;
+        }
+    }
+
+    /** The first byte of the answer is on its way to the client: a failure can no longer be hidden. */
+    void answerStarted() {
+        releaseRetry();
     }
 
     /** Runs {@code action} with an open connection to {@code node}, opening it first if needed. */
@@ -261,6 +309,8 @@ public final class ClientSession {
     private void sendNow(BackendConnection b, ByteBuf frame, ResponseKind kind, CommandListener listener) {
         forwarder.begin(b, listener);
         current = listener;
+        requestNode = b.nodeId();
+        endpoint.requestStarted(requestNode);
         if (payloadLength(frame) == Packets.MAX_PAYLOAD) {
             b.expect(kind, forwarder);
             b.write(frame, true);
@@ -272,9 +322,19 @@ public final class ClientSession {
     }
 
     private CommandListener current = CommandListener.NONE;
+    /** Node running the client's current command, for the active-request count; -1 when none. */
+    private int requestNode = -1;
+
+    private void requestEnded() {
+        if (requestNode >= 0) {
+            endpoint.requestEnded(requestNode);
+            requestNode = -1;
+        }
+    }
 
     LoginRequest loginRequest() {
-        return new LoginRequest(identity.user(), identity.credential(), database, identity.capabilities(),
+        Optional<String> schema = routing.schema().or(() -> database);
+        return new LoginRequest(identity.user(), identity.credential(), schema, identity.capabilities(),
                 identity.collation(), identity.maxPacketSize(), identity.connectAttributes());
     }
 
@@ -297,7 +357,10 @@ public final class ClientSession {
         CommandListener done = current;
         current = CommandListener.NONE;
         awaiting = false;
+        requestEnded();
+        releaseRetry();
         done.onComplete(backend, tracker);
+        leaveRetiredNodes();
         drain();
     }
 
@@ -306,8 +369,21 @@ public final class ClientSession {
         statements.forgetNode(backend.nodeId());
         CommandListener done = current;
         current = CommandListener.NONE;
+        requestEnded();
         boolean midResponse = bytesForwarded > 0 || uploadTarget == backend || continuationTarget == backend;
-        boolean transactionLost = ServerStatus.has(serverStatus, ServerStatus.IN_TRANS);
+        if (!midResponse && retry != null && retry.nodeId() == backend.nodeId()
+                && retry.attempts() <= ReadRetry.MAX_ATTEMPTS) {
+            ReadRetry again = retry;
+            retry = null;
+            awaiting = false;
+            proxy.suspect(backend.nodeId(), cause.getMessage());
+            done.onFailure(backend, cause);
+            retryRead(again);
+            return;
+        }
+        releaseRetry();
+        boolean transactionLost = routing.inTransaction() && backend.nodeId() == endpoint.view().topology().primary()
+                .map(dev.sluice.routing.topology.Node::id).orElse(-1);
         if (midResponse || transactionLost) {
             LOG.info("session {}: backend {} failed {}; closing the client connection", connectionId,
                     backend.nodeName(), midResponse ? "mid-response" : "inside a transaction");
@@ -319,6 +395,25 @@ public final class ClientSession {
         replyError(ER_LOST_BACKEND, ErrorCodes.SQLSTATE_GENERAL, "Lost connection to backend '" + backend.nodeName()
                 + "' during query; the statement may or may not have run. " + "Retry it");
         drain();
+    }
+
+    /** Routes a failed read again, now that its replica is known to be down. */
+    private void retryRead(ReadRetry r) {
+        dev.sluice.routing.RouteDecision d = dev.sluice.routing.Router.route(r.statement(), routing, endpoint.view(),
+                endpoint);
+        LOG.debug("session {}: read failed on node {}, routed again: {}", connectionId, r.nodeId(), d);
+        executor.run(r.statement(), d, r.frame(), r.kind(), r.own(), r.binding());
+    }
+
+    /** At a transaction boundary, closes connections to nodes removed or being drained. */
+    private void leaveRetiredNodes() {
+        for (int id : routing.leaveRetiredNodes(endpoint.view().topology())) {
+            BackendConnection b = backends.ready(id);
+            if (b != null && b.pendingResponses() == 0) {
+                backends.remove(b);
+                statements.forgetNode(id);
+            }
+        }
     }
 
     private void backendUnavailable(NodeRef node, Throwable cause) {
@@ -393,11 +488,30 @@ public final class ClientSession {
     /** Session state that routing keeps (transaction, pins, temp tables, history) starts over. */
     void resetRoutingState() {
         serverStatus = ServerStatus.AUTOCOMMIT;
+        routing.reset();
     }
 
-    /** The node a session's first backend connection goes to. */
-    NodeRef firstNode() {
-        return proxy.primary();
+    /**
+     * The node a session's first backend connection goes to: its replica on a read-only endpoint,
+     * else the primary — or, when the primary is down, a readable replica, so reads keep working.
+     */
+    Optional<NodeRef> firstNode() {
+        if (endpoint.config().isReadOnly()) {
+            java.util.OptionalInt r = routing.connectionReplica();
+            return r.isPresent() ? proxy.node(r.getAsInt()) : Optional.empty();
+        }
+        Optional<dev.sluice.routing.topology.Node> primary = endpoint.view().topology().primary();
+        if (primary.isPresent() && (primary.get().state().reachable()
+                || primary.get().state().equals(dev.sluice.routing.topology.NodeState.UNMONITORED))) {
+            return Optional.of(proxy.ref(primary.get()));
+        }
+        for (int id : endpoint.view().readable().readableIds()) {
+            Optional<NodeRef> n = proxy.node(id);
+            if (n.isPresent()) {
+                return n;
+            }
+        }
+        return primary.map(proxy::ref);
     }
 
     /** Takes the next queued command, if any. */
@@ -420,6 +534,8 @@ public final class ClientSession {
         while ((f = frames.pollFirst()) != null) {
             f.release();
         }
+        releaseRetry();
+        requestEnded();
         backends.closeAll();
         client.close();
     }
@@ -431,6 +547,8 @@ public final class ClientSession {
             while ((f = frames.pollFirst()) != null) {
                 f.release();
             }
+            releaseRetry();
+            requestEnded();
             backends.closeAll();
         }
         endpoint.sessionEnded();

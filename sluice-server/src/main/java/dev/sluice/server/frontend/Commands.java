@@ -8,7 +8,13 @@ import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.protocol.stream.ResponseTracker;
 import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.routing.RouteDecision;
+import dev.sluice.routing.Router;
+import dev.sluice.routing.sql.SqlClassifier;
+import dev.sluice.routing.sql.Statement;
+import dev.sluice.server.backend.InternalQuery;
 import dev.sluice.server.runtime.NodeRef;
+import java.nio.charset.StandardCharsets;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,8 +44,8 @@ final class Commands {
                 session.close();
             }
             case COM_QUERY -> query(frame);
-            case COM_INIT_DB, COM_SET_OPTION -> everywhere(frame, command == COM_SET_OPTION
-                    ? ResponseKind.SINGLE : ResponseKind.SINGLE);
+            case COM_INIT_DB -> initDb(frame);
+            case COM_SET_OPTION -> setOption(frame);
             case COM_PING -> ping(frame);
             case COM_STMT_PREPARE -> prepared.prepare(frame);
             case COM_STMT_EXECUTE, COM_STMT_BULK_EXECUTE -> prepared.execute(frame);
@@ -58,47 +64,124 @@ final class Commands {
         }
     }
 
+    /** The node for commands that are not statements (PING, STATISTICS …): the primary, or the session's first backend. */
     private NodeRef primary() {
-        return session.proxy().primary();
+        return session.firstNode().orElseGet(() -> session.proxy().primary().orElseThrow(
+                () -> new IllegalStateException("no node to run the command on")));
     }
 
     private void query(ByteBuf frame) {
-        session.forward(primary(), frame, ResponseKind.RESULT, CommandListener.NONE);
+        Statement statement = classify(frame);
+        RouteDecision decision = Router.route(statement, session.routing(), session.endpoint().view(),
+                session.endpoint());
+        session.executor().run(statement, decision, frame, ResponseKind.RESULT, CommandListener.NONE);
     }
 
+    /** Classifies the SQL text of a COM_QUERY or COM_STMT_PREPARE packet (header included) in place. */
+    static Statement classify(ByteBuf frame) {
+        int textStart = frame.readerIndex() + Packets.HEADER_SIZE + 1;
+        int length = frame.writerIndex() - textStart;
+        if (frame.hasArray()) {
+            return SqlClassifier.classify(frame.array(), frame.arrayOffset() + textStart, length);
+        }
+        byte[] text = SCRATCH.get();
+        if (text.length < length) {
+            text = new byte[Math.max(length, text.length * 2)];
+            if (length <= MAX_SCRATCH) {
+                SCRATCH.set(text);
+            }
+        }
+        frame.getBytes(textStart, text, 0, length);
+        return SqlClassifier.classify(text, 0, length);
+    }
+
+    /** Per-thread copy buffer for statement text held in direct memory. */
+    private static final io.netty.util.concurrent.FastThreadLocal<byte[]> SCRATCH =
+            new io.netty.util.concurrent.FastThreadLocal<>() {
+                @Override
+                protected byte[] initialValue() {
+                    return new byte[INITIAL_SCRATCH];
+                }
+            };
+    private static final int INITIAL_SCRATCH = 4096;
+    /** Texts longer than this are classified from a one-off copy instead of growing the shared buffer. */
+    private static final int MAX_SCRATCH = 1 << 20;
+
     private void ping(ByteBuf frame) {
-        BackendConnection b = session.backends().ready(primary().id());
+        BackendConnection b = session.backends().all().stream().findFirst().orElse(null);
         if (b == null) {
             // Nothing to ask: Sluice itself is alive, which is what a ping asks.
             frame.release();
             session.replyOk();
             return;
         }
-        session.forward(primary(), frame, ResponseKind.SINGLE, CommandListener.NONE);
+        session.forward(session.proxy().node(b.nodeId()).orElseThrow(), frame, ResponseKind.SINGLE,
+                CommandListener.NONE);
     }
 
     /**
-     * A session command: the client gets the primary's answer; every other open backend runs it
-     * too, so that all agree. A backend that refuses it is dropped from the session.
+     * A session command: the client gets the answering node's (the primary's) answer; every other
+     * open backend runs it too, so that all agree. A backend that refuses it is dropped.
      */
-    private void everywhere(ByteBuf frame, ResponseKind kind) {
-        NodeRef primary = primary();
+    private void everywhere(ByteBuf frame, ResponseKind kind, CommandListener listener) {
+        NodeRef answering = primary();
         for (BackendConnection other : session.backends().all()) {
-            if (other.nodeId() != primary.id()) {
+            if (other.nodeId() != answering.id()) {
                 other.send(frame.retainedDuplicate(), kind, new SessionCommandSink(session));
             }
         }
-        session.forward(primary, frame, kind, CommandListener.NONE);
+        session.forward(answering, frame, kind, listener);
     }
+
+    private void initDb(ByteBuf frame) {
+        String schema = frame.toString(frame.readerIndex() + Packets.HEADER_SIZE + 1,
+                payloadLength(frame) - 1, StandardCharsets.UTF_8);
+        everywhere(frame, ResponseKind.SINGLE, new CommandListener() {
+            @Override
+            public void onComplete(BackendConnection backend, ResponseTracker tracker) {
+                if (!tracker.endedWithError()) {
+                    session.routing().onSchemaChanged(schema);
+                }
+            }
+        });
+    }
+
+    /** COM_SET_OPTION (multi-statements on/off): kept to be replayed on backends opened later. */
+    private void setOption(ByteBuf frame) {
+        final int optionOffset = Packets.HEADER_SIZE + 1;
+        int option = frame.getUnsignedShortLE(frame.readerIndex() + optionOffset);
+        everywhere(frame, ResponseKind.SINGLE, new CommandListener() {
+            @Override
+            public void onComplete(BackendConnection backend, ResponseTracker tracker) {
+                if (!tracker.endedWithError()) {
+                    multiStatementOption = option;
+                }
+            }
+        });
+    }
+
+    private int multiStatementOption = -1;
 
     private void resetConnection(ByteBuf frame) {
         session.statements().clear();
-        everywhere(frame, ResponseKind.SINGLE);
+        multiStatementOption = -1;
+        session.resetRoutingState();
+        everywhere(frame, ResponseKind.SINGLE, CommandListener.NONE);
     }
 
-    /** What a newly opened backend replays; grows with routing (USE, SET …). */
+    /** What a newly opened backend runs first to take on the session's state (USE, SET …). */
     List<ReplayCommand> replayCommands() {
-        return new ArrayList<>();
+        List<ReplayCommand> out = new ArrayList<>();
+        io.netty.buffer.ByteBufAllocator alloc = session.client().alloc();
+        if (multiStatementOption >= 0) {
+            ByteBuf p = alloc.buffer(Packets.HEADER_SIZE + 3);
+            p.writeMediumLE(3).writeByte(0).writeByte(COM_SET_OPTION).writeShortLE(multiStatementOption);
+            out.add(new ReplayCommand(p, ResponseKind.SINGLE));
+        }
+        for (String sql : session.routing().replayHistory()) {
+            out.add(new ReplayCommand(InternalQuery.queryPacket(alloc.buffer(), sql), ResponseKind.RESULT));
+        }
+        return out;
     }
 
     private void unsupported(int command, ByteBuf frame) {

@@ -4,6 +4,9 @@ import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.protocol.stream.ResponseTracker;
 import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.routing.RouteDecision;
+import dev.sluice.routing.RouteReason;
+import dev.sluice.routing.Router;
 import dev.sluice.server.backend.BackendException;
 import dev.sluice.server.runtime.NodeRef;
 import io.netty.buffer.ByteBuf;
@@ -35,9 +38,26 @@ final class PreparedCommands {
         this.session = session;
     }
 
-    /** Where a statement runs. */
+    /** Where a statement would run now: its replica if it is a read, else the session's first node. */
     private NodeRef targetFor(PreparedStatement ps) {
-        return session.proxy().primary();
+        RouteDecision d = Router.routeExecute(ps.statement(), session.routing(), session.endpoint().view(),
+                session.endpoint());
+        if (d instanceof RouteDecision.ToReplica r) {
+            Optional<NodeRef> n = session.proxy().node(r.nodeId());
+            if (n.isPresent()) {
+                return n.get();
+            }
+        }
+        return session.firstNode().orElseThrow(() -> new IllegalStateException("no node"));
+    }
+
+    /** What makes an EXECUTE fit a node: the statement prepared there, its id and parameter types in the packet. */
+    private Binding bindingFor(PreparedStatement ps) {
+        return (node, frame, send) -> onPrepared(node, ps, frame, backendId -> {
+            ByteBuf out = withParamTypes(frame, ps, node.id());
+            out.setIntLE(out.readerIndex() + ID_OFFSET, backendId);
+            send.accept(out);
+        });
     }
 
     void prepare(ByteBuf frame) {
@@ -52,7 +72,7 @@ final class PreparedCommands {
         byte[] original = new byte[frame.readableBytes()];
         frame.getBytes(frame.readerIndex(), original);
         int clientId = session.statements().allocateId();
-        PreparedStatement ps = new PreparedStatement(clientId, original, sql, false);
+        PreparedStatement ps = new PreparedStatement(clientId, original, sql, Commands.classify(frame));
         NodeRef target = targetFor(ps);
         session.forward(target, frame, ResponseKind.PREPARE, new CommandListener() {
             @Override
@@ -79,22 +99,25 @@ final class PreparedCommands {
         }
         PreparedStatement ps = found.get();
         boolean cursor = (frame.getUnsignedByte(frame.readerIndex() + EXECUTE_FLAGS_OFFSET) & CURSOR_FLAGS) != 0;
-        NodeRef target = ps.longDataNode() >= 0 ? session.proxy().node(ps.longDataNode()).orElse(targetFor(ps))
-                : targetFor(ps);
-        ps.longDataNode(-1);
-        onPrepared(target, ps, frame, backendId -> {
-            ByteBuf out = withParamTypes(frame, ps, target.id());
-            out.setIntLE(out.readerIndex() + ID_OFFSET, backendId);
-            session.forward(target, out, cursor ? ResponseKind.RESULT_WITH_CURSOR : ResponseKind.RESULT,
-                    new CommandListener() {
-                        @Override
-                        public void onComplete(BackendConnection backend, ResponseTracker tracker) {
-                            if (cursor) {
-                                ps.cursorNode(target.id());
-                            }
-                        }
-                    });
-        });
+        CommandListener own = !cursor ? CommandListener.NONE : new CommandListener() {
+            @Override
+            public void onComplete(BackendConnection backend, ResponseTracker tracker) {
+                ps.cursorNode(backend.nodeId());
+            }
+        };
+        ResponseKind kind = cursor ? ResponseKind.RESULT_WITH_CURSOR : ResponseKind.RESULT;
+        RouteDecision decision;
+        if (ps.longDataNode() >= 0) {
+            // Long data already went to one node: the statement must run there.
+            int node = ps.longDataNode();
+            boolean primary = session.endpoint().view().topology().primary().map(p -> p.id() == node).orElse(false);
+            decision = primary ? RouteDecision.primary(RouteReason.WRITE) : RouteDecision.replica(node, RouteReason.READ);
+            ps.longDataNode(-1);
+        } else {
+            decision = Router.routeExecute(ps.statement(), session.routing(), session.endpoint().view(),
+                    session.endpoint());
+        }
+        session.executor().run(ps.statement(), decision, frame, kind, own, bindingFor(ps));
     }
 
     void sendLongData(ByteBuf frame) {
@@ -105,9 +128,10 @@ final class PreparedCommands {
             return;
         }
         PreparedStatement ps = found.get();
-        NodeRef target = ps.longDataNode() >= 0 ? session.proxy().node(ps.longDataNode()).orElse(targetFor(ps))
+        NodeRef target = ps.longDataNode() >= 0 ? session.proxy().node(ps.longDataNode()).orElseGet(() -> targetFor(ps))
                 : targetFor(ps);
         ps.longDataNode(target.id());
+        session.holdCommand();
         onPrepared(target, ps, frame, backendId -> {
             frame.setIntLE(frame.readerIndex() + ID_OFFSET, backendId);
             session.sendWithoutResponse(target, frame);

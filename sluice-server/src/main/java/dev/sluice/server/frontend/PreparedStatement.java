@@ -11,7 +11,7 @@ final class PreparedStatement {
     private final int clientId;
     private final byte[] prepareFrame;
     private final String sql;
-    private final boolean read;
+    private final dev.sluice.routing.sql.Statement statement;
     private int paramCount;
     private final Map<Integer, Integer> backendIds = new HashMap<>();
     /** The parameter types of the last execute that sent them (2 bytes per parameter). */
@@ -21,11 +21,11 @@ final class PreparedStatement {
     private int cursorNode = -1;
     private int longDataNode = -1;
 
-    PreparedStatement(int clientId, byte[] prepareFrame, String sql, boolean read) {
+    PreparedStatement(int clientId, byte[] prepareFrame, String sql, dev.sluice.routing.sql.Statement statement) {
         this.clientId = clientId;
         this.prepareFrame = prepareFrame;
         this.sql = sql;
-        this.read = read;
+        this.statement = statement;
     }
 
     int clientId() {
@@ -41,9 +41,9 @@ final class PreparedStatement {
         return sql;
     }
 
-    /** Whether executing it only reads (may run on a replica). */
-    boolean isRead() {
-        return read;
+    /** What the prepared text is, for routing each EXECUTE. */
+    dev.sluice.routing.sql.Statement statement() {
+        return statement;
     }
 
     int paramCount() {

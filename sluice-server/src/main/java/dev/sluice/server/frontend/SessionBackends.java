@@ -5,7 +5,9 @@ import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.backend.BackendException;
 import dev.sluice.server.backend.LoginRequest;
 import dev.sluice.server.backend.QueryResult;
+import dev.sluice.server.backend.SessionTracking;
 import dev.sluice.server.backend.TextResultCollector;
+import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
@@ -26,12 +28,14 @@ import java.util.function.Supplier;
 final class SessionBackends {
     private final EventLoop loop;
     private final BackendConnector connector;
+    private final EndpointRuntime endpoint;
     private final Map<Integer, BackendConnection> open = new HashMap<>();
     private final Map<Integer, Promise<BackendConnection>> opening = new HashMap<>();
 
-    SessionBackends(EventLoop loop, BackendConnector connector) {
+    SessionBackends(EventLoop loop, BackendConnector connector, EndpointRuntime endpoint) {
         this.loop = loop;
         this.connector = connector;
+        this.endpoint = endpoint;
     }
 
     /** The node's connection if it is open and usable. */
@@ -39,6 +43,7 @@ final class SessionBackends {
         BackendConnection b = open.get(nodeId);
         if (b != null && !b.isUsable()) {
             open.remove(nodeId);
+            endpoint.backendClosed(nodeId);
             return null;
         }
         return b;
@@ -70,6 +75,7 @@ final class SessionBackends {
                 return;
             }
             BackendConnection b = (BackendConnection) f.getNow();
+            SessionTracking.enable(b);
             runReplay(b, replay.get()).whenComplete((ok, error) -> loop.execute(() -> {
                 opening.remove(node.id());
                 if (error != null) {
@@ -77,6 +83,7 @@ final class SessionBackends {
                     done.tryFailure(error);
                 } else if (!done.isDone()) {
                     open.put(node.id(), b);
+                    endpoint.backendOpened(node.id());
                     done.trySuccess(b);
                 } else {
                     b.close();
@@ -105,17 +112,27 @@ final class SessionBackends {
 
     /** Adds a connection opened elsewhere (the first one, at login). */
     void adopt(BackendConnection b) {
+        SessionTracking.enable(b);
         open.put(b.nodeId(), b);
+        endpoint.backendOpened(b.nodeId());
     }
 
     void remove(BackendConnection b) {
-        open.remove(b.nodeId(), b);
+        if (open.remove(b.nodeId(), b)) {
+            endpoint.backendClosed(b.nodeId());
+        }
         b.close();
+    }
+
+    /** Node ids with an open connection. */
+    java.util.Set<Integer> nodeIds() {
+        return java.util.Set.copyOf(open.keySet());
     }
 
     void closeAll() {
         for (BackendConnection b : open.values()) {
             b.close();
+            endpoint.backendClosed(b.nodeId());
         }
         open.clear();
         for (Promise<BackendConnection> p : opening.values()) {

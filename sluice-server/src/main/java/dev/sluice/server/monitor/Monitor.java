@@ -38,6 +38,8 @@ public final class Monitor implements AutoCloseable {
     private final Map<String, NodeProbe> probes = new HashMap<>();
     private final Map<String, String> lastProblem = new HashMap<>();
     private ScheduledFuture<?> ticker;
+    private final java.util.Set<String> seenOnce = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.CountDownLatch firstRound;
 
     public Monitor(TopologyHolder topology, BackendConnector connector, EventLoopGroup group, MonitorConfig config,
             LoginRequest login, LongSupplier nanoClock) {
@@ -47,6 +49,27 @@ public final class Monitor implements AutoCloseable {
         this.config = config;
         this.login = login;
         this.nanoClock = nanoClock;
+        this.firstRound = new java.util.concurrent.CountDownLatch(topology.current().nodes().size());
+    }
+
+    /** Waits (at most {@code limit}) until every node has been checked once. */
+    public void awaitFirstRound(java.time.Duration limit) {
+        try {
+            firstRound.await(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Checks one node now (a session saw it fail). */
+    public synchronized void checkNow(int nodeId) {
+        topology.current().node(nodeId).map(n -> probes.get(n.name())).ifPresent(NodeProbe::tick);
+    }
+
+    private void seen(String nodeName) {
+        if (seenOnce.add(nodeName)) {
+            firstRound.countDown();
+        }
     }
 
     public void start() {
@@ -74,7 +97,7 @@ public final class Monitor implements AutoCloseable {
                 existing.close();
             }
             probes.put(n.name(), new NodeProbe(n.name(), n.id(), ConfigValues.hostPort("node " + n.name(), n.address()),
-                    group.next(), connector, login, config.queryTimeout(), results));
+                    group.next(), connector, login, config.connectTimeout(), config.queryTimeout(), results));
         }
         probes.entrySet().removeIf(e -> {
             if (t.node(e.getKey()).isEmpty()) {
@@ -100,6 +123,7 @@ public final class Monitor implements AutoCloseable {
             NodeState state = StateInterpreter.interpret(o, !node.get().isPrimary(), gtidLag);
             report(probe.nodeName(), describe(state, o));
             apply(probe.nodeName(), state);
+            seen(probe.nodeName());
         }
 
         @Override
@@ -107,6 +131,7 @@ public final class Monitor implements AutoCloseable {
             report(probe.nodeName(), "unreachable: " + reason);
             Optional<Node> node = topology.current().node(probe.nodeName());
             node.ifPresent(n -> apply(n.name(), n.state().withReachable(false)));
+            seen(probe.nodeName());
         }
     };
 

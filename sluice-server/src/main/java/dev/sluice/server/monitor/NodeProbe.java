@@ -31,6 +31,7 @@ final class NodeProbe {
     private final BackendConnector connector;
     private final LoginRequest login;
     private final Duration queryTimeout;
+    private final Duration connectTimeout;
     private final Results results;
     private BackendConnection connection;
     private boolean checking;
@@ -38,7 +39,7 @@ final class NodeProbe {
     private boolean closed;
 
     NodeProbe(String nodeName, int nodeId, HostPort address, EventLoop loop, BackendConnector connector,
-            LoginRequest login, Duration queryTimeout, Results results) {
+            LoginRequest login, Duration connectTimeout, Duration queryTimeout, Results results) {
         this.nodeName = nodeName;
         this.nodeId = nodeId;
         this.address = address;
@@ -46,6 +47,7 @@ final class NodeProbe {
         this.connector = connector;
         this.login = login;
         this.queryTimeout = queryTimeout;
+        this.connectTimeout = connectTimeout;
         this.results = results;
     }
 
@@ -68,12 +70,15 @@ final class NodeProbe {
         }
         checking = true;
         int gen = ++generation;
+        boolean connected = connection != null && connection.isUsable();
+        // A new connection first has to connect and log in: that gets its own allowance.
+        long limit = queryTimeout.toMillis() + (connected ? 0 : connectTimeout.toMillis());
         loop.schedule(() -> {
             if (checking && gen == generation) {
-                fail(gen, "no answer within " + queryTimeout.toMillis() + " ms");
+                fail(gen, "no answer within " + limit + " ms");
             }
-        }, queryTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        if (connection != null && connection.isUsable()) {
+        }, limit, TimeUnit.MILLISECONDS);
+        if (connected) {
             runChecks(gen, connection);
             return;
         }

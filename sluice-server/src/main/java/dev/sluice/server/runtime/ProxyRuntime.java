@@ -1,40 +1,55 @@
 package dev.sluice.server.runtime;
 
+import dev.sluice.routing.topology.Node;
+import dev.sluice.routing.topology.Topology;
 import dev.sluice.server.auth.Authenticator;
 import dev.sluice.server.backend.BackendConnector;
-import dev.sluice.server.config.NodeConfig;
+import dev.sluice.server.config.ConfigValues;
 import dev.sluice.server.config.SluiceConfig;
-import java.util.List;
+import dev.sluice.server.consistency.PrimaryPositionSource;
+import dev.sluice.server.monitor.TopologyHolder;
+import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What every session of the proxy shares: the backend connector, the accounts, the nodes and
- * how Sluice presents itself. Thread-safe; fields that change are volatile snapshots.
+ * What every session of the proxy shares: the backend connector, the accounts, the topology
+ * snapshot, the endpoints and how Sluice presents itself. Thread-safe; what changes is held in
+ * volatile snapshots or concurrent maps.
  */
 public final class ProxyRuntime {
     private final BackendConnector connector;
     private final Authenticator authenticator;
+    private final TopologyHolder topology;
+    private final Map<String, EndpointRuntime> endpoints = new ConcurrentHashMap<>();
+    private final Map<Integer, NodeRef> refs = new ConcurrentHashMap<>();
     private final AtomicLong connectionIds = new AtomicLong();
     private volatile SluiceConfig config;
-    private volatile List<NodeRef> nodes;
     private volatile ServerIdentity identity = ServerIdentity.FALLBACK;
+    private volatile PrimaryPositionSource primaryPositions;
+    private volatile java.util.function.IntConsumer probeNow = id -> { };
 
-    public ProxyRuntime(SluiceConfig config, BackendConnector connector, Authenticator authenticator) {
+    public ProxyRuntime(SluiceConfig config, BackendConnector connector, Authenticator authenticator,
+            TopologyHolder topology) {
         this.config = config;
         this.connector = connector;
         this.authenticator = authenticator;
-        this.nodes = nodeRefs(config);
-    }
-
-    private static List<NodeRef> nodeRefs(SluiceConfig config) {
-        List<NodeConfig> n = config.nodes();
-        return java.util.stream.IntStream.range(0, n.size())
-                .mapToObj(i -> new NodeRef(i, n.get(i).name(), n.get(i).address())).toList();
+        this.topology = topology;
+        topology.addListener(t -> {
+            for (EndpointRuntime e : endpoints.values()) {
+                e.onTopology(t);
+            }
+        });
     }
 
     public SluiceConfig config() {
         return config;
+    }
+
+    public void config(SluiceConfig newConfig) {
+        this.config = newConfig;
     }
 
     public BackendConnector connector() {
@@ -43,6 +58,14 @@ public final class ProxyRuntime {
 
     public Authenticator authenticator() {
         return authenticator;
+    }
+
+    public TopologyHolder topologyHolder() {
+        return topology;
+    }
+
+    public Topology topology() {
+        return topology.current();
     }
 
     public long nextConnectionId() {
@@ -57,16 +80,68 @@ public final class ProxyRuntime {
         this.identity = id;
     }
 
-    public NodeRef primary() {
-        String name = config.primary().orElseThrow().name();
-        return nodes.stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
+    /** The batched source of the primary's GTID position for global-consistency reads. */
+    public PrimaryPositionSource primaryPositions() {
+        return primaryPositions;
+    }
+
+    public void primaryPositions(PrimaryPositionSource source) {
+        this.primaryPositions = source;
+    }
+
+    /** How to ask the monitor to check a node at once. */
+    public void probeNow(java.util.function.IntConsumer probe) {
+        this.probeNow = probe;
+    }
+
+    /**
+     * A session saw a node fail: take it out of the readable sets now (the monitor decides when it
+     * is back) and have the monitor check it at once.
+     */
+    public void suspect(int nodeId, String reason) {
+        topology.update(t -> t.node(nodeId)
+                .filter(n -> n.state().reachable())
+                .map(n -> t.withState(n.name(), n.state().withReachable(false)))
+                .orElse(t));
+        probeNow.accept(nodeId);
+    }
+
+    public void addEndpoint(EndpointRuntime e) {
+        endpoints.put(e.name(), e);
+    }
+
+    public void removeEndpoint(String name) {
+        endpoints.remove(name);
+    }
+
+    public Optional<EndpointRuntime> endpoint(String name) {
+        return Optional.ofNullable(endpoints.get(name));
+    }
+
+    public Collection<EndpointRuntime> endpoints() {
+        return endpoints.values();
+    }
+
+    /** The node Sluice currently treats as primary (it follows switchovers). */
+    public Optional<NodeRef> primary() {
+        return topology.current().primary().map(this::ref);
     }
 
     public Optional<NodeRef> node(int id) {
-        return nodes.stream().filter(n -> n.id() == id).findFirst();
+        return topology.current().node(id).map(this::ref);
     }
 
     public Optional<NodeRef> node(String name) {
-        return nodes.stream().filter(n -> n.name().equals(name)).findFirst();
+        return topology.current().node(name).map(this::ref);
+    }
+
+    /** The addressable form of a node; cached, since addresses rarely change. */
+    public NodeRef ref(Node n) {
+        NodeRef r = refs.get(n.id());
+        if (r == null || !r.address().toString().equals(n.address()) || !r.name().equals(n.name())) {
+            r = new NodeRef(n.id(), n.name(), ConfigValues.hostPort("node " + n.name(), n.address()));
+            refs.put(n.id(), r);
+        }
+        return r;
     }
 }

@@ -1,0 +1,29 @@
+package dev.sluice.server.backend;
+
+import java.util.Locale;
+
+/**
+ * Asks a backend to report, in its OK packets, the GTID each commit of the session got (SPEC §5:
+ * session consistency and the consistency token depend on it): MariaDB's {@code last_gtid}
+ * tracked variable, MySQL's {@code session_track_gtids=OWN_GTID}. The server's default tracked
+ * variables are kept, since clients may rely on them.
+ */
+public final class SessionTracking {
+    private static final String MARIADB = "SET SESSION session_track_system_variables = "
+            + "CONCAT_WS(',', NULLIF(@@session.session_track_system_variables, ''), 'last_gtid')";
+    private static final String MYSQL = "SET SESSION session_track_gtids = OWN_GTID";
+
+    private SessionTracking() {
+    }
+
+    /** The statement that turns GTID tracking on for a backend of this version. */
+    public static String enableStatement(String serverVersion) {
+        return serverVersion.toLowerCase(Locale.ROOT).contains("mariadb") ? MARIADB : MYSQL;
+    }
+
+    /** Sends it on {@code b} without waiting; a server that cannot do it just tracks nothing. */
+    public static void enable(BackendConnection b) {
+        b.send(InternalQuery.queryPacket(b.channel().alloc().buffer(), enableStatement(b.serverVersion())),
+                dev.sluice.protocol.stream.ResponseKind.RESULT, new TextResultCollector());
+    }
+}

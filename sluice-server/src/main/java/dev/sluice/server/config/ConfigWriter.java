@@ -1,0 +1,160 @@
+package dev.sluice.server.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.time.Duration;
+
+/**
+ * Writes a running configuration back as YAML ({@code --persist}, {@code ?persist=true}), in the
+ * shape of {@code examples/sluice.yaml}, so that {@link ConfigLoader#parse} reads back the same
+ * {@link SluiceConfig}. Endpoints are written whole (every setting, as DescribeDBProxyEndpoint
+ * shows them); the monitor and limits sections only with what differs from the defaults, so that a
+ * file that never mentioned {@code io-threads} does not suddenly pin this machine's CPU count.
+ *
+ * <p>The file is replaced atomically — a temporary file in the same directory, flushed to disk,
+ * then renamed over the old one — so that a crash mid-write leaves either the old file or the new
+ * one, never half of each: the next start must find a configuration it can read. Comments of the
+ * original file are not kept (the header says so).
+ */
+public final class ConfigWriter {
+    private static final String HEADER = "# Written by Sluice from its running configuration (--persist).\n"
+            + "# Comments of the previous file are not kept; examples/sluice.yaml documents every key.\n";
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    /** Quotes every string that YAML would read as something else (a number, a boolean, a null …). */
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+            .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+            .build());
+    private static final Duration DEFAULT_MONITOR_TIMEOUT = Duration.ofSeconds(1);
+    private static final long KIB = 1024;
+
+    private ConfigWriter() {
+    }
+
+    /** Replaces {@code file} with {@code config}, atomically; a symbolic link is followed, not replaced. */
+    public static void write(SluiceConfig config, Path file) throws IOException {
+        Path target = Files.exists(file) ? file.toRealPath() : file.toAbsolutePath();
+        Path dir = target.getParent();
+        // Created owner-only: the file holds passwords. An existing file's permissions are carried over.
+        Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+        try {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                ch.write(java.nio.ByteBuffer.wrap(toYaml(config).getBytes(StandardCharsets.UTF_8)));
+                ch.force(true);
+            }
+            copyPermissions(target, tmp);
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** The configuration as the YAML text {@link #write} puts in the file. */
+    public static String toYaml(SluiceConfig config) {
+        ObjectNode root = JSON.objectNode();
+        root.set("monitor", monitor(config.monitor()));
+        ArrayNode nodes = root.putArray("nodes");
+        for (NodeConfig n : config.nodes()) {
+            ObjectNode o = nodes.addObject();
+            o.put("name", n.name());
+            o.put("address", n.address().toString());
+            o.put("role", n.role() == NodeConfig.Role.PRIMARY ? "primary" : "replica");
+            n.zone().ifPresent(z -> o.put("zone", z));
+            o.put("capacity", n.capacity());
+        }
+        ArrayNode endpoints = root.putArray("endpoints");
+        for (EndpointConfig e : config.endpoints()) {
+            endpoints.add(EndpointSettings.toJson(e));
+        }
+        ObjectNode admin = root.putObject("admin");
+        admin.put("listen", config.admin().listen().toString());
+        admin.put("token", config.admin().token());
+        if (!config.users().isEmpty()) {
+            ArrayNode users = root.putArray("users");
+            for (UserConfig u : config.users()) {
+                users.addObject().put("user", u.user()).put("password", u.password());
+            }
+        }
+        ObjectNode limits = limits(config.limits());
+        if (!limits.isEmpty()) {
+            root.set("limits", limits);
+        }
+        try {
+            return HEADER + YAML.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a configuration tree always serializes", e);
+        }
+    }
+
+    private static ObjectNode monitor(MonitorConfig m) {
+        ObjectNode o = JSON.objectNode();
+        o.put("user", m.user());
+        o.put("password", m.password());
+        o.put("interval", EndpointSettings.duration(m.interval()));
+        if (!m.connectTimeout().equals(DEFAULT_MONITOR_TIMEOUT)) {
+            o.put("connect-timeout", EndpointSettings.duration(m.connectTimeout()));
+        }
+        if (!m.queryTimeout().equals(DEFAULT_MONITOR_TIMEOUT)) {
+            o.put("query-timeout", EndpointSettings.duration(m.queryTimeout()));
+        }
+        return o;
+    }
+
+    private static ObjectNode limits(LimitsConfig l) {
+        ObjectNode o = JSON.objectNode();
+        if (!l.handshakeTimeout().equals(LimitsConfig.DEFAULT_HANDSHAKE_TIMEOUT)) {
+            o.put("handshake-timeout", EndpointSettings.duration(l.handshakeTimeout()));
+        }
+        if (!l.idleTimeout().equals(LimitsConfig.DEFAULT_IDLE_TIMEOUT)) {
+            o.put("idle-timeout", EndpointSettings.duration(l.idleTimeout()));
+        }
+        if (l.maxPacketSize() != LimitsConfig.DEFAULT_MAX_PACKET_SIZE) {
+            o.put("max-packet-size", size(l.maxPacketSize()));
+        }
+        if (!l.backendConnectTimeout().equals(LimitsConfig.DEFAULT_BACKEND_CONNECT_TIMEOUT)) {
+            o.put("backend-connect-timeout", EndpointSettings.duration(l.backendConnectTimeout()));
+        }
+        if (l.ioThreads() != Runtime.getRuntime().availableProcessors()) {
+            o.put("io-threads", l.ioThreads());
+        }
+        return o;
+    }
+
+    /** A size in the largest exact binary unit ({@code 16m}), as {@link ConfigValues#size} reads it. */
+    static String size(long bytes) {
+        String[] units = {"g", "m", "k"};
+        long[] factors = {KIB * KIB * KIB, KIB * KIB, KIB};
+        for (int i = 0; i < units.length; i++) {
+            if (bytes > 0 && bytes % factors[i] == 0) {
+                return bytes / factors[i] + units[i];
+            }
+        }
+        return Long.toString(bytes);
+    }
+
+    private static void copyPermissions(Path from, Path to) throws IOException {
+        if (!Files.exists(from)) {
+            return;
+        }
+        PosixFileAttributeView source = Files.getFileAttributeView(from, PosixFileAttributeView.class);
+        PosixFileAttributeView dest = Files.getFileAttributeView(to, PosixFileAttributeView.class);
+        if (source != null && dest != null) {
+            dest.setPermissions(source.readAttributes().permissions());
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.sluice.server.frontend;
+
+import dev.sluice.protocol.stream.ResponseKind;
+import dev.sluice.routing.ConsistencyRequirement;
+import dev.sluice.routing.RouteDecision;
+import dev.sluice.routing.RouteError;
+import dev.sluice.routing.RouteReason;
+import dev.sluice.routing.Router;
+import dev.sluice.routing.policy.TimeoutAction;
+import dev.sluice.routing.sql.Statement;
+import dev.sluice.server.backend.InternalQuery;
+import dev.sluice.server.consistency.GtidWait;
+import dev.sluice.server.runtime.NodeRef;
+import io.netty.buffer.ByteBuf;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The reads of one session that must be at least as fresh as a GTID position (SPEC §5): wait on
+ * the chosen replica with the server's own wait, bounded by the consistency timeout, then run the
+ * read there — or apply the timeout action. Global reads first get the primary's position from
+ * the proxy's shared, batched source.
+ */
+final class ConsistentReads {
+    /** Extra time Sluice grants the server's own wait before it stops trusting that replica. */
+    private static final long WAIT_GRACE_MS = 1000;
+
+    private final ClientSession session;
+
+    ConsistentReads(ClientSession session) {
+        this.session = session;
+    }
+
+    void waitThenRun(Statement statement, RouteDecision.ToReplica decision, ConsistencyRequirement.WaitFor wait,
+            NodeRef replica, ByteBuf frame, ResponseKind kind, CommandListener own, Binding binding) {
+        session.holdCommand();
+        long started = System.nanoTime();
+        session.withBackend(replica, frame, b -> {
+            boolean[] settled = new boolean[1];
+            var guard = session.client().eventLoop().schedule(() -> {
+                if (!settled[0]) {
+                    settled[0] = true;
+                    // The replica did not even answer its own bounded wait: it is hung; leave it.
+                    session.backends().remove(b);
+                    timedOut(statement, wait.onTimeout(), frame, kind, own, binding);
+                }
+            }, wait.timeout().toMillis() + WAIT_GRACE_MS, TimeUnit.MILLISECONDS);
+            InternalQuery.run(b, GtidWait.query(wait.position(), wait.timeout(), b.serverVersion()))
+                    .whenComplete((result, error) -> session.client().eventLoop().execute(() -> {
+                        if (settled[0]) {
+                            return;
+                        }
+                        settled[0] = true;
+                        guard.cancel(false);
+                        if (session.isClosed()) {
+                            frame.release();
+                            return;
+                        }
+                        if (error == null && GtidWait.reached(result)) {
+                            session.executor().sendToReplica(statement, decision, replica, frame, kind, own, binding);
+                        } else {
+                            timedOut(statement, wait.onTimeout(), frame, kind, own, binding);
+                        }
+                    }));
+        });
+    }
+
+    void atPrimaryPosition(Statement statement, RouteDecision.NeedPrimaryPosition need, ByteBuf frame,
+            ResponseKind kind, CommandListener own, Binding binding) {
+        session.holdCommand();
+        long started = System.nanoTime();
+        session.proxy().primaryPositions().next().whenComplete((position, error) ->
+                session.client().eventLoop().execute(() -> {
+                    if (session.isClosed()) {
+                        frame.release();
+                        return;
+                    }
+                    if (error != null) {
+                        timedOut(statement, need.onTimeout(), frame, kind, own, binding);
+                        return;
+                    }
+                    RouteDecision next = Router.routeAtPrimaryPosition(statement, session.routing(),
+                            session.endpoint().view(), session.endpoint(), position);
+                    session.executor().run(statement, next, frame, kind, own, binding);
+                }));
+    }
+
+    private void timedOut(Statement statement, TimeoutAction action, ByteBuf frame, ResponseKind kind,
+            CommandListener own, Binding binding) {
+                if (action == TimeoutAction.PRIMARY) {
+            session.executor().toPrimary(statement, RouteDecision.primary(RouteReason.CONSISTENCY_TIMEOUT), frame,
+                    kind, own, binding);
+        } else {
+            frame.release();
+            RouteError e = RouteError.consistencyTimeout();
+            session.commandFailed(e.errorCode(), e.sqlState(), e.message());
+        }
+    }
+}

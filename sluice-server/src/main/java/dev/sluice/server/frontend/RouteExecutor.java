@@ -1,0 +1,161 @@
+package dev.sluice.server.frontend;
+
+import dev.sluice.protocol.response.ErrorCodes;
+import dev.sluice.protocol.response.TextResultWriter;
+import dev.sluice.protocol.stream.ResponseKind;
+import dev.sluice.routing.ConsistencyRequirement;
+import dev.sluice.routing.RouteDecision;
+import dev.sluice.routing.RouteError;
+import dev.sluice.routing.RouteReason;
+import dev.sluice.routing.sql.Statement;
+import dev.sluice.routing.topology.Node;
+import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.runtime.NodeRef;
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Carries out a routing decision for the client's current command: sends it to the primary, to
+ * a replica, to every backend, or answers it without a backend.
+ */
+final class RouteExecutor {
+    private static final String NO_PRIMARY_STATE = "HY000";
+
+    private final ClientSession session;
+    private final StatementListener listener;
+
+    RouteExecutor(ClientSession session) {
+        this.session = session;
+        this.listener = new StatementListener(session.routing(), session.identity().capabilities());
+    }
+
+    /** Runs {@code frame} (a whole COM_QUERY) as {@code decision} says. */
+    void run(Statement statement, RouteDecision decision, ByteBuf frame, ResponseKind kind, CommandListener own) {
+        run(statement, decision, frame, kind, own, null);
+    }
+
+    /**
+     * Runs {@code frame} (a whole client command) as {@code decision} says; {@code binding}, when
+     * not null, adapts the packet to the chosen node (prepared statements).
+     */
+    void run(Statement statement, RouteDecision decision, ByteBuf frame, ResponseKind kind, CommandListener own,
+            Binding binding) {
+        if (decision instanceof RouteDecision.ToPrimary) {
+            toPrimary(statement, decision, frame, kind, own, binding);
+        } else if (decision instanceof RouteDecision.ToReplica r) {
+            toReplica(statement, r, frame, kind, own, binding);
+        } else if (binding != null && !(decision instanceof RouteDecision.Reject)) {
+            // Session commands and Sluice's own answers do not exist in the binary protocol: the
+            // primary runs a prepared one.
+            toPrimary(statement, RouteDecision.primary(RouteReason.PREPARED_SESSION_COMMAND), frame, kind, own,
+                    binding);
+        } else if (decision instanceof RouteDecision.ToAllBackends) {
+            everywhere(statement, decision, frame, kind);
+        } else if (decision instanceof RouteDecision.Reject j) {
+            frame.release();
+            RouteError e = j.error();
+            session.replyError(e.errorCode(), e.sqlState(), e.message());
+        } else if (decision instanceof RouteDecision.AnswerLocally) {
+            frame.release();
+            answerLastGtid();
+        } else if (decision instanceof RouteDecision.NeedPrimaryPosition n) {
+            session.consistency().atPrimaryPosition(statement, n, frame, kind, own, binding);
+        } else {
+            throw new IllegalStateException("unknown decision " + decision);
+        }
+    }
+
+    void toPrimary(Statement statement, RouteDecision decision, ByteBuf frame, ResponseKind kind,
+            CommandListener own, Binding binding) {
+        Optional<Node> primary = session.endpoint().view().topology().primary();
+        if (primary.isEmpty()) {
+            frame.release();
+            session.replyError(ErrorCodes.ER_UNKNOWN_ERROR, NO_PRIMARY_STATE, "no primary is known for endpoint '"
+                    + session.endpoint().name() + "': writes cannot run now; retry when the cluster has a primary");
+            return;
+        }
+        Node p = primary.get();
+        if (decision.reason() == RouteReason.WRITE && p.state().reachable() && p.state().readOnly()) {
+            frame.release();
+            session.replyError(ErrorCodes.ER_OPTION_PREVENTS_STATEMENT, NO_PRIMARY_STATE, "the primary '" + p.name()
+                    + "' is read-only right now (a switchover may be in progress): the write was not run; retry");
+            return;
+        }
+        session.routing().onStatementSent(statement, decision);
+        NodeRef node = session.proxy().ref(p);
+        if (binding == null) {
+            session.forward(node, frame, kind, listener.with(own));
+        } else {
+            session.holdCommand();
+            binding.bind(node, frame, bound -> session.forward(node, bound, kind, listener.with(own)));
+        }
+    }
+
+    private void toReplica(Statement statement, RouteDecision.ToReplica decision, ByteBuf frame, ResponseKind kind,
+            CommandListener own, Binding binding) {
+        Optional<NodeRef> node = session.proxy().node(decision.nodeId());
+        if (node.isEmpty()) {
+            toPrimary(statement, RouteDecision.primary(RouteReason.FALLBACK_NO_REPLICA), frame, kind, own, binding);
+            return;
+        }
+        if (decision.consistency() instanceof ConsistencyRequirement.WaitFor wait) {
+            session.consistency().waitThenRun(statement, decision, wait, node.get(), frame, kind, own, binding);
+            return;
+        }
+        sendToReplica(statement, decision, node.get(), frame, kind, own, binding);
+    }
+
+    /** Sends a read to a replica; a failure before any byte reached the client is retried elsewhere. */
+    void sendToReplica(Statement statement, RouteDecision decision, NodeRef node, ByteBuf frame, ResponseKind kind,
+            CommandListener own, Binding binding) {
+        session.routing().onStatementSent(statement, decision);
+        ReadRetry retry = new ReadRetry(frame, statement, kind, own, binding, 0, node.id());
+        if (binding == null) {
+            session.forwardRead(node, frame, kind, listener.with(own), retry);
+        } else {
+            session.holdCommand();
+            binding.bind(node, frame, bound -> session.forwardRead(node, bound, kind, listener.with(own), retry));
+        }
+    }
+
+    /** A session command: the client gets the primary's answer; every other open backend runs it too. */
+    private void everywhere(Statement statement, RouteDecision decision, ByteBuf frame, ResponseKind kind) {
+        Optional<Node> primary = session.endpoint().view().topology().primary();
+        Optional<NodeRef> answering = primary.map(session.proxy()::ref);
+        if (answering.isEmpty() || (!primary.get().state().reachable()
+                && session.backends().ready(primary.get().id()) == null && !session.backends().isEmpty())) {
+            // No primary to answer: the first open backend does, so a session on replicas keeps working.
+            List<BackendConnection> open = new ArrayList<>(session.backends().all());
+            if (!open.isEmpty()) {
+                answering = session.proxy().node(open.get(0).nodeId());
+            }
+        }
+        if (answering.isEmpty()) {
+            frame.release();
+            session.replyError(ErrorCodes.ER_UNKNOWN_ERROR, NO_PRIMARY_STATE, "no backend available for endpoint '"
+                    + session.endpoint().name() + "'");
+            return;
+        }
+        int answeringId = answering.get().id();
+        for (BackendConnection other : session.backends().all()) {
+            if (other.nodeId() != answeringId) {
+                other.send(frame.retainedDuplicate(), kind, new Commands.SessionCommandSink(session));
+            }
+        }
+        session.routing().onStatementSent(statement, decision);
+        session.forward(answering.get(), frame, kind, listener.with(CommandListener.NONE));
+    }
+
+    /** {@code SELECT sluice_last_gtid()}: the GTID of this session's last commit, a consistency token. */
+    private void answerLastGtid() {
+        String gtid = session.routing().lastGtid().map(Object::toString).orElse(null);
+        ByteBuf out = session.client().alloc().buffer();
+        List<String> row = new ArrayList<>(1);
+        row.add(gtid);
+        TextResultWriter.write(out, session.replySequence(), session.identity().capabilities(),
+                session.serverStatus(), List.of("sluice_last_gtid()"), List.of(row));
+        session.client().writeAndFlush(out, session.client().voidPromise());
+    }
+}

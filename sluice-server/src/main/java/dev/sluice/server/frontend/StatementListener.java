@@ -1,0 +1,87 @@
+package dev.sluice.server.frontend;
+
+import dev.sluice.protocol.Capabilities;
+import dev.sluice.protocol.ServerStatus;
+import dev.sluice.protocol.response.OkPacket;
+import dev.sluice.protocol.stream.ResponseTracker;
+import dev.sluice.routing.gtid.GtidPosition;
+import dev.sluice.routing.session.RoutingSession;
+import dev.sluice.server.backend.BackendConnection;
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Watches the response of a routed statement for what routing must learn: the final status
+ * flags (transaction state), success or failure, and the GTID of a commit reported by session
+ * tracking. One per session, re-armed for each statement; it may delegate to a command's own
+ * listener (a PREPARE's id rewriting).
+ */
+final class StatementListener implements CommandListener {
+    static final String LAST_GTID = "last_gtid";
+
+    private final RoutingSession routing;
+    private final long capabilities;
+    private CommandListener inner = CommandListener.NONE;
+    private boolean tracked;
+
+    StatementListener(RoutingSession routing, long capabilities) {
+        this.routing = routing;
+        this.capabilities = capabilities;
+        this.tracked = Capabilities.has(capabilities, Capabilities.CLIENT_SESSION_TRACK);
+    }
+
+    /** Arms the listener for the next statement. */
+    StatementListener with(CommandListener commandOwn) {
+        this.inner = commandOwn;
+        return this;
+    }
+
+    @Override
+    public void onOk(ByteBuf buf, int payloadIndex, int length) {
+        if (tracked) {
+            ByteBuf ok = buf.slice(payloadIndex, length);
+            int status = OkPacket.statusFlagsOf(ok, capabilities);
+            if (ServerStatus.has(status, ServerStatus.SESSION_STATE_CHANGED)) {
+                OkPacket.sessionTrackedVariable(ok, capabilities, LAST_GTID)
+                        .filter(v -> !v.isEmpty())
+                        .flatMap(GtidPosition::parse)
+                        .ifPresent(routing::onCommittedGtid);
+            }
+        }
+        inner.onOk(buf, payloadIndex, length);
+    }
+
+    @Override
+    public void onError(ByteBuf buf, int payloadIndex, int length) {
+        inner.onError(buf, payloadIndex, length);
+    }
+
+    @Override
+    public void onPrepareOk(ByteBuf buf, int payloadIndex, int length) {
+        inner.onPrepareOk(buf, payloadIndex, length);
+    }
+
+    @Override
+    public void onLocalInfileRequest(ByteBuf buf, int payloadIndex, int length) {
+        inner.onLocalInfileRequest(buf, payloadIndex, length);
+    }
+
+    @Override
+    public void onComplete(BackendConnection backend, ResponseTracker tracker) {
+        if (tracker.endedWithError()) {
+            routing.onError();
+        } else {
+            routing.onResponse(tracker.lastStatus() >= 0 ? tracker.lastStatus() : 0);
+        }
+        CommandListener own = inner;
+        inner = CommandListener.NONE;
+        own.onComplete(backend, tracker);
+    }
+
+    @Override
+    public void onFailure(BackendConnection backend, Throwable cause) {
+        routing.onError();
+        CommandListener own = inner;
+        inner = CommandListener.NONE;
+        own.onFailure(backend, cause);
+    }
+}

@@ -1,0 +1,169 @@
+package dev.sluice.server.metrics;
+
+import dev.sluice.server.admin.ProxyDescription;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Sluice's Prometheus metrics (issue 8 §5), all named {@code sluice_…}, plus the JVM's.
+ *
+ * <p>Two kinds of figures, fed two ways. <em>Events</em> (a statement routed, a backend connect,
+ * a consistency wait, an error returned, a session opened or closed) are counted by the session
+ * code as they happen, so these methods sit on the hot path: each looks up a meter it created
+ * before in a {@link ConcurrentHashMap} keyed by a small record of the label values (no string
+ * building, no registry lookup, no lock once the meter exists). <em>Levels</em> (active sessions
+ * and requests, weights, readability, lag, up) already live in the proxy's DescribeDBProxy, so
+ * rather than keeping a second copy in step, {@link #registerGauges} reads them from it once
+ * per {@link #scrape()} (see {@link TopologyGauges}).
+ *
+ * <p>Label values come from configuration (endpoint and node names) or from small closed sets
+ * (targets, reasons, outcomes, error codes), so the number of series stays bounded.
+ */
+public final class SluiceMetrics implements AutoCloseable {
+    /** The Content-Type of {@link #scrape()}: Prometheus text exposition format 0.0.4. */
+    public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    /** The label value used where an event has no node (e.g. a statement rejected before routing). */
+    static final String NO_NODE = "none";
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+    private final ConcurrentMap<RouteKey, Counter> routed = new ConcurrentHashMap<>();
+    private final ConcurrentMap<ConnectKey, Counter> connects = new ConcurrentHashMap<>();
+    private final ConcurrentMap<WaitKey, Timer> waits = new ConcurrentHashMap<>();
+    private final ConcurrentMap<ErrorKey, Counter> errors = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> sessionsOpened = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> sessionsClosed = new ConcurrentHashMap<>();
+    private volatile TopologyGauges gauges;
+
+    private record RouteKey(String endpoint, String node, String target, String reason) {
+    }
+
+    private record ConnectKey(String node, boolean ok) {
+    }
+
+    private record WaitKey(String endpoint, String outcome) {
+    }
+
+    private record ErrorKey(String endpoint, int code) {
+    }
+
+    public SluiceMetrics() {
+        new JvmMemoryMetrics().bindTo(registry);
+        gcMetrics.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+    }
+
+    /**
+     * A statement was routed: {@code target} is {@code primary}, {@code replica}, {@code all},
+     * {@code local} or {@code rejected}; {@code reason} is the router's reason; {@code node} may be
+     * null when the statement ran nowhere.
+     */
+    public void statementRouted(String endpoint, String node, String target, String reason) {
+        RouteKey key = new RouteKey(endpoint, label(node), target, reason);
+        cached(routed, key, k -> Counter.builder("sluice.statements.routed")
+                .description("Statements routed, by endpoint, node, target and the router's reason")
+                .tag("endpoint", label(k.endpoint)).tag("node", k.node).tag("target", label(k.target))
+                .tag("reason", label(k.reason))
+                .register(registry)).increment();
+    }
+
+    /** A connection to a backend node was attempted; {@code ok} says whether it logged in. */
+    public void backendConnect(String node, boolean ok) {
+        cached(connects, new ConnectKey(node, ok), k -> Counter.builder("sluice.backend.connects")
+                .description("Backend connection attempts, by node and outcome (ok | failed)")
+                .tag("node", label(k.node)).tag("outcome", k.ok ? "ok" : "failed")
+                .register(registry)).increment();
+    }
+
+    /**
+     * A read waited for a replica to catch up (SPEC §5): {@code outcome} is {@code ok},
+     * {@code timeout-primary} (fell back to the primary) or {@code timeout-error}.
+     */
+    public void consistencyWait(String endpoint, String outcome, long nanos) {
+        cached(waits, new WaitKey(endpoint, outcome), k -> Timer.builder("sluice.consistency.wait")
+                .description("Reads that waited for a fresh enough replica, by endpoint and outcome")
+                .tag("endpoint", label(k.endpoint)).tag("outcome", label(k.outcome))
+                .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Sluice itself answered a client with a MySQL error {@code code}. */
+    public void errorReturned(String endpoint, int code) {
+        cached(errors, new ErrorKey(endpoint, code), k -> Counter.builder("sluice.errors.returned")
+                .description("MySQL errors Sluice itself returned to clients, by endpoint and error code")
+                .tag("endpoint", label(k.endpoint)).tag("code", Integer.toString(k.code))
+                .register(registry)).increment();
+    }
+
+    /** A client session was accepted on {@code endpoint}. */
+    public void sessionOpened(String endpoint) {
+        cached(sessionsOpened, endpoint, e -> Counter.builder("sluice.sessions.opened")
+                .description("Client sessions accepted, by endpoint")
+                .tag("endpoint", label(e)).register(registry)).increment();
+    }
+
+    /** A client session on {@code endpoint} ended. */
+    public void sessionClosed(String endpoint) {
+        cached(sessionsClosed, endpoint, e -> Counter.builder("sluice.sessions.closed")
+                .description("Client sessions ended, by endpoint")
+                .tag("endpoint", label(e)).register(registry)).increment();
+    }
+
+    /**
+     * Exposes the levels DescribeDBProxy knows (sessions, requests, weights, readability, lag, up)
+     * as gauges, read from {@code description} once per {@link #scrape()}. Endpoints and nodes
+     * added or removed at run time gain or lose their series at the next scrape. Call once.
+     */
+    public void registerGauges(Supplier<ProxyDescription> description) {
+        if (gauges != null) {
+            throw new IllegalStateException("the topology gauges are registered already");
+        }
+        gauges = new TopologyGauges(registry, description);
+    }
+
+    /** The whole exposition in the Prometheus text format ({@link #CONTENT_TYPE}), gauges refreshed first. */
+    public String scrape() {
+        TopologyGauges g = gauges;
+        if (g != null) {
+            g.refresh();
+        }
+        return registry.scrape();
+    }
+
+    /** The registry, for meters other parts of Sluice want to add. */
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    @Override
+    public void close() {
+        gcMetrics.close();
+        registry.close();
+    }
+
+    /** A label value; a missing one becomes {@value #NO_NODE} (Micrometer refuses null tags). */
+    static String label(String value) {
+        return value == null ? NO_NODE : value;
+    }
+
+    /** The meter for {@code key}: a plain read when it exists, so the hot path takes no lock. */
+    private static <K, M> M cached(ConcurrentMap<K, M> meters, K key, Function<K, M> create) {
+        M m = meters.get(key);
+        return m != null ? m : meters.computeIfAbsent(key, create);
+    }
+}
