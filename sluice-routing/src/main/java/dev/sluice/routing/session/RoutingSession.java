@@ -187,7 +187,11 @@ public final class RoutingSession implements WeightSource {
         connectionReplica = nodeId;
     }
 
-    /** The statement is about to be sent as {@code decision} says. */
+    /**
+     * The statement is about to be sent as {@code decision} says: the final decision, i.e. after
+     * {@code Router.routeAtPrimaryPosition} for a global-consistency read, and the primary when a
+     * consistency wait timed out with action {@code primary}. Not called for rejected statements.
+     */
     public void onStatementSent(Statement statement, RouteDecision decision) {
         boolean toPrimary = decision instanceof RouteDecision.ToPrimary
                 || decision instanceof RouteDecision.ToAllBackends;

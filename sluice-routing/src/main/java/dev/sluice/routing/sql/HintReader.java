@@ -23,6 +23,17 @@ final class HintReader {
     Hint hint = Hint.NONE;
     Optional<GtidPosition> token = Optional.empty();
 
+    /** Whether the text starts with a comment (after blanks): only then can it carry hints. */
+    static boolean startsWithComment(byte[] buf, int from, int to) {
+        for (int i = from; i < to; i++) {
+            int b = buf[i];
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                return b == '/' || b == '#' || b == '-';
+            }
+        }
+        return false;
+    }
+
     /** Reads hints from {@code buf[from, to)}; returns where the statement proper starts. */
     int read(byte[] buf, int from, int to) {
         int pos = from;

@@ -4,7 +4,7 @@ package dev.sluice.routing.sql;
  * Tokens over the UTF-8 bytes of a COM_QUERY payload, with one token of lookahead, no copies and
  * no allocation per token.
  *
- * <p>It skips whitespace, {@code #} and {@code -- } comments and ordinary {@code /* *&#47;}
+ * <p>It skips whitespace, {@code #} and {@code -- } comments and ordinary slash-star
  * comments, and treats executable comments ({@code /*!}, {@code /*!50700}, {@code /*M!100101})
  * as SQL, because the server runs them. An unterminated string, quoted name or comment ends the
  * token stream and sets {@link #malformed}: the server will reject the text, and until it does

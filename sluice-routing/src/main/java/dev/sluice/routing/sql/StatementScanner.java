@@ -1,14 +1,16 @@
 package dev.sluice.routing.sql;
 
 import dev.sluice.routing.gtid.GtidPosition;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * One classification: reads the leading hints, decides the kind from the first keywords
  * ({@link #dispatch()}), then walks every remaining token once ({@link #scanBody()}) collecting
- * properties. Single use, single thread. Facts are accumulated in fields and frozen into a
- * {@link Statement} at the end.
+ * properties. Facts are accumulated in fields and frozen into a {@link Statement} at the end. One
+ * scanner per thread, reused statement after statement ({@link #scan} resets every field), so a
+ * classification allocates nothing but its result.
  *
  * <p>The body walk tracks just enough context to be right about routing: parenthesis depth,
  * BEGIN/CASE … END nesting (so the semicolons inside a CREATE PROCEDURE body do not look like a
@@ -21,9 +23,6 @@ final class StatementScanner {
     static final int MAX_DROPPED_NAMES = 1024;
     /** Routine definitions are recognised by a keyword among the first tokens of a CREATE. */
     private static final int ROUTINE_KEYWORD_WINDOW = 12;
-    /** {@link #trackLastGtidShape()} states that complete the shape. */
-    private static final int LAST_GTID_CALLED = 4;
-    private static final int LAST_GTID_ALIASED = 6;
 
     private byte[] buf;
     private int from;
@@ -61,7 +60,7 @@ final class StatementScanner {
     private Keyword prevKeyword;
     private int prevPunct;
     private int tokenIndex;
-    private int lastGtidShape;
+    private final LastGtidShape lastGtidShape = new LastGtidShape();
 
     /**
      * Classifies {@code text[start, stop)}. Every field is set here, so a scanner can be reused
@@ -98,9 +97,9 @@ final class StatementScanner {
         prevKeyword = Keyword.NONE;
         prevPunct = 0;
         tokenIndex = 0;
-        lastGtidShape = 0;
+        lastGtidShape.reset();
         int sqlStart = start;
-        if (startsWithComment(text, start, stop)) {
+        if (HintReader.startsWithComment(text, start, stop)) {
             HintReader hints = new HintReader();
             sqlStart = hints.read(text, start, stop);
             hint = hints.hint;
@@ -117,16 +116,6 @@ final class StatementScanner {
         }
     }
 
-    private static boolean startsWithComment(byte[] buf, int from, int to) {
-        for (int i = from; i < to; i++) {
-            int b = buf[i];
-            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
-                return b == '/' || b == '#' || b == '-';
-            }
-        }
-        return false;
-    }
-
     void set(StatementProperty property) {
         props |= 1 << property.ordinal();
     }
@@ -141,7 +130,7 @@ final class StatementScanner {
 
     /** The whole text, for session commands that must be sent and replayed. */
     String text() {
-        return new String(buf, from, to - from, java.nio.charset.StandardCharsets.UTF_8);
+        return new String(buf, from, to - from, StandardCharsets.UTF_8);
     }
 
     /** Decides the kind from the first keyword(s), then walks the rest. */
@@ -201,7 +190,7 @@ final class StatementScanner {
 
     /** Remembers the token just processed, for the rules that look one token back. */
     private void track() {
-        trackLastGtidShape();
+        lastGtidShape.follow(lx);
         prevType = lx.type;
         prevKeyword = lx.type == TokenType.WORD ? lx.keyword : Keyword.NONE;
         prevPunct = lx.type == TokenType.PUNCT ? lx.punct : 0;
@@ -232,7 +221,7 @@ final class StatementScanner {
                         set(StatementProperty.PINS_SESSION);
                         cause(LockCause.MULTI_STATEMENT);
                     }
-                    trackLastGtidShape();
+                    lastGtidShape.follow(lx);
                     return false;
                 }
             }
@@ -408,30 +397,6 @@ final class StatementScanner {
         }
     }
 
-    /**
-     * Follows the token sequence {@code SELECT sluice_last_gtid ( ) [[AS] alias] [;]}: state 4 or
-     * 6 at the end means Sluice answers the statement itself. Any other token drops to -1.
-     */
-    private void trackLastGtidShape() {
-        int s = lastGtidShape;
-        if (s < 0) {
-            return;
-        }
-        TokenType t = lx.type;
-        boolean alias = t == TokenType.WORD || t == TokenType.QUOTED_NAME || t == TokenType.STRING;
-        lastGtidShape = switch (s) {
-            case 0 -> t == TokenType.WORD && lx.keyword == Keyword.SELECT ? 1 : -1;
-            case 1 -> t == TokenType.WORD && lx.keyword == Keyword.SLUICE_LAST_GTID ? 2 : -1;
-            case 2 -> lx.isPunct('(') ? 3 : -1;
-            case 3 -> lx.isPunct(')') ? LAST_GTID_CALLED : -1;
-            case LAST_GTID_CALLED -> lx.isPunct(';') ? LAST_GTID_CALLED : t == TokenType.WORD && lx.keyword == Keyword.AS ? 5
-                    : alias ? LAST_GTID_ALIASED : -1;
-            case 5 -> alias ? LAST_GTID_ALIASED : -1;
-            case LAST_GTID_ALIASED -> lx.isPunct(';') ? LAST_GTID_ALIASED : -1;
-            default -> -1;
-        };
-    }
-
     private Statement build() {
         if (lx.malformed || depth > 0) {
             set(StatementProperty.MALFORMED);
@@ -439,8 +404,8 @@ final class StatementScanner {
         if (withPending) {
             kind = StatementKind.UNKNOWN;
         }
-        if ((lastGtidShape == LAST_GTID_CALLED || lastGtidShape == LAST_GTID_ALIASED)
-                && !has(StatementProperty.MULTI_STATEMENT) && !has(StatementProperty.MALFORMED)) {
+        if (lastGtidShape.complete() && !has(StatementProperty.MULTI_STATEMENT)
+                && !has(StatementProperty.MALFORMED)) {
             // sluice_last_gtid() is no server function: alone, Sluice answers it; anywhere else the
             // primary's "does not exist" error is the honest answer, so it stays a stored-function call
             props &= ~bit(StatementProperty.STORED_FUNCTION);

@@ -24,9 +24,12 @@ final class WordTable {
     /** Marks an empty slot in {@link #hashes}; a word whose hash is 0 is stored under {@link #ZERO_HASH_STAND_IN}. */
     private static final long EMPTY = 0L;
     private static final long ZERO_HASH_STAND_IN = 1L;
+    private static final int CASE_BIT = 'a' - 'A';
 
     private final long[] hashes;
     private final byte[][] words;
+    /** Per word, {@code 0x20} where it has a letter and 0 elsewhere: case folding without a branch. */
+    private final byte[][] foldMasks;
     private final int[] values;
     private final int mask;
     /** Longer words cannot be in the table: no probe at all. */
@@ -36,6 +39,7 @@ final class WordTable {
         int capacity = Integer.highestOneBit(Math.max(keys.size(), 1) * LOAD_FACTOR_INVERSE) * 2;
         hashes = new long[capacity];
         words = new byte[capacity][];
+        foldMasks = new byte[capacity][];
         values = new int[capacity];
         mask = capacity - 1;
         int longest = 0;
@@ -51,10 +55,31 @@ final class WordTable {
             }
             hashes[slot] = hash;
             words[slot] = word;
+            foldMasks[slot] = foldMask(word);
             values[slot] = vals.get(i);
             longest = Math.max(longest, word.length);
         }
         maxLength = longest;
+    }
+
+    private static byte[] foldMask(byte[] lowerWord) {
+        byte[] mask = new byte[lowerWord.length];
+        for (int i = 0; i < lowerWord.length; i++) {
+            mask[i] = (byte) (lowerWord[i] >= 'a' && lowerWord[i] <= 'z' ? CASE_BIT : 0);
+        }
+        return mask;
+    }
+
+    /** {@code bytes[from, to)} equals the lower-case {@code word} up to ASCII case. */
+    private static boolean sameWord(byte[] bytes, int from, int to, byte[] word, byte[] mask) {
+        if (to - from != word.length) {
+            return false;
+        }
+        int diff = 0;
+        for (int i = 0; i < word.length; i++) {
+            diff |= (bytes[from + i] | mask[i]) ^ word[i];
+        }
+        return diff == 0;
     }
 
     private static long stored(long hash) {
@@ -100,7 +125,7 @@ final class WordTable {
         long hash = stored(wordHash);
         int slot = slotOf(hash);
         for (long h = hashes[slot]; h != EMPTY; h = hashes[slot]) {
-            if (h == hash && WordHash.equalsFolded(bytes, from, to, words[slot])) {
+            if (h == hash && sameWord(bytes, from, to, words[slot], foldMasks[slot])) {
                 return values[slot];
             }
             slot = (slot + 1) & mask;
