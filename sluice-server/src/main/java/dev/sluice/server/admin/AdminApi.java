@@ -29,10 +29,13 @@ import org.slf4j.LoggerFactory;
  * POST   /v1/nodes/{name}/drain     move sessions off a node
  * </pre>
  *
- * Changes take {@code ?persist=true} (the CLI's {@code --persist}): after the change succeeded the
- * running configuration is written back to its file. Every refusal is {@code {"error": "…"}} with
- * the status of the {@link AdminException}, 400 for a {@link ConfigException}, and 500 for anything
- * unexpected (logged) — a failing operation answers, it never takes the admin server down.
+ * Changes (every method but GET) need the bearer token when {@code admin.token} is set, and are
+ * refused with 403 when a browser sends them from a page of another origin (see
+ * {@link AdminRequest#isCrossOrigin()}). Changes take {@code ?persist=true} (the CLI's
+ * {@code --persist}): after the change succeeded the running configuration is written back to
+ * its file. Every refusal is {@code {"error": "…"}} with the status of the {@link AdminException},
+ * 400 for a {@link ConfigException}, and 500 for anything unexpected (logged) — a failing
+ * operation answers, it never takes the admin server down.
  */
 final class AdminApi {
     private static final Logger LOG = LoggerFactory.getLogger(AdminApi.class);
@@ -55,9 +58,14 @@ final class AdminApi {
         this.token = token;
     }
 
-    AdminResponse handle(String method, String uri, String authorization, byte[] body) {
+    AdminResponse handle(String method, String uri, String authorization, String origin, String host,
+            byte[] body) {
         try {
-            AdminRequest r = AdminRequest.of(method, uri, authorization, body);
+            AdminRequest r = AdminRequest.of(method, uri, authorization, origin, host, body);
+            if (!r.isRead() && r.isCrossOrigin()) {
+                return AdminResponse.error(AdminResponse.FORBIDDEN, "a change sent by a web page of another origin ("
+                        + origin + ") is refused; use the CLI or curl");
+            }
             if (!r.isRead() && !token.admits(r.authorization())) {
                 return AdminResponse.error(AdminResponse.UNAUTHORIZED,
                         "this change needs the admin token: send Authorization: Bearer <admin.token>")

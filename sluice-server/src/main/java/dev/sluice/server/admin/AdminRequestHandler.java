@@ -47,7 +47,8 @@ final class AdminRequestHandler extends SimpleChannelInboundHandler<FullHttpRequ
                     + request.decoderResult().cause().getMessage());
         } else {
             response = api.handle(request.method().name(), request.uri(),
-                    request.headers().get(HttpHeaderNames.AUTHORIZATION), ByteBufUtil.getBytes(request.content()));
+                    request.headers().get(HttpHeaderNames.AUTHORIZATION), request.headers().get(HttpHeaderNames.ORIGIN),
+                    request.headers().get(HttpHeaderNames.HOST), ByteBufUtil.getBytes(request.content()));
         }
         write(ctx, response, keepAlive);
     }

@@ -3,6 +3,7 @@ package dev.sluice.server.admin;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -19,6 +20,7 @@ record AdminResponse(int status, String contentType, byte[] body, Map<String, St
     static final int CREATED = 201;
     static final int NO_CONTENT = 204;
     static final int UNAUTHORIZED = 401;
+    static final int FORBIDDEN = 403;
     static final int METHOD_NOT_ALLOWED = 405;
     static final int INTERNAL_ERROR = 500;
     static final String JSON = "application/json; charset=utf-8";
@@ -47,7 +49,7 @@ record AdminResponse(int status, String contentType, byte[] body, Map<String, St
     }
 
     AdminResponse withHeader(String name, String value) {
-        Map<String, String> h = new java.util.HashMap<>(headers);
+        Map<String, String> h = new HashMap<>(headers);
         h.put(name, value);
         return new AdminResponse(status, contentType, body, h);
     }

@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,7 +101,7 @@ public final class AdminServer implements AutoCloseable {
     private static boolean isLoopback(String host) {
         try {
             return InetAddress.getByName(host).isLoopbackAddress();
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             return false;
         }
     }

@@ -2,6 +2,7 @@ package dev.sluice.server.admin;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -25,7 +26,7 @@ final class Dashboard {
     private final Map<String, Asset> assets;
 
     Dashboard() {
-        java.util.HashMap<String, Asset> loaded = new java.util.HashMap<>();
+        Map<String, Asset> loaded = new HashMap<>();
         for (Map.Entry<String, String> f : FILES.entrySet()) {
             try (InputStream in = Dashboard.class.getResourceAsStream(FOLDER + f.getKey())) {
                 if (in == null) {

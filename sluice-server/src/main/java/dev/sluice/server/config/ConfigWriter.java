@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,8 +22,9 @@ import java.time.Duration;
  * Writes a running configuration back as YAML ({@code --persist}, {@code ?persist=true}), in the
  * shape of {@code examples/sluice.yaml}, so that {@link ConfigLoader#parse} reads back the same
  * {@link SluiceConfig}. Endpoints are written whole (every setting, as DescribeDBProxyEndpoint
- * shows them); the monitor and limits sections only with what differs from the defaults, so that a
- * file that never mentioned {@code io-threads} does not suddenly pin this machine's CPU count.
+ * shows them); the monitor and limits sections, and a node's capacity, only where they differ from
+ * the defaults, so that a file that never mentioned {@code io-threads} does not suddenly pin this
+ * machine's CPU count.
  *
  * <p>The file is replaced atomically — a temporary file in the same directory, flushed to disk,
  * then renamed over the old one — so that a crash mid-write leaves either the old file or the new
@@ -42,6 +44,7 @@ public final class ConfigWriter {
             .build());
     private static final Duration DEFAULT_MONITOR_TIMEOUT = Duration.ofSeconds(1);
     private static final long KIB = 1024;
+    private static final int DEFAULT_CAPACITY = 1;
 
     private ConfigWriter() {
     }
@@ -54,7 +57,7 @@ public final class ConfigWriter {
         Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                ch.write(java.nio.ByteBuffer.wrap(toYaml(config).getBytes(StandardCharsets.UTF_8)));
+                ch.write(ByteBuffer.wrap(toYaml(config).getBytes(StandardCharsets.UTF_8)));
                 ch.force(true);
             }
             copyPermissions(target, tmp);
@@ -75,7 +78,9 @@ public final class ConfigWriter {
             o.put("address", n.address().toString());
             o.put("role", n.role() == NodeConfig.Role.PRIMARY ? "primary" : "replica");
             n.zone().ifPresent(z -> o.put("zone", z));
-            o.put("capacity", n.capacity());
+            if (n.capacity() != DEFAULT_CAPACITY) {
+                o.put("capacity", n.capacity());
+            }
         }
         ArrayNode endpoints = root.putArray("endpoints");
         for (EndpointConfig e : config.endpoints()) {

@@ -256,16 +256,17 @@ public final class ClientSession {
     }
 
     /**
-     * Like {@link #forward}, for a read on a replica outside a transaction: should the replica fail
-     * before any byte of the answer reached the client, the read is routed again — the client sees
-     * no error (SPEC §4).
+     * Keeps a copy of a read about to go to a replica outside a transaction: should the replica
+     * fail before any byte of the answer reached the client, the read is routed again and the
+     * client sees no error (SPEC §4). Taken before the packet is adapted to the node, so a retry
+     * can adapt it to another.
      */
-    void forwardRead(NodeRef node, ByteBuf frame, ResponseKind kind, CommandListener listener, ReadRetry how) {
+    void keepForRetry(ByteBuf frame, dev.sluice.routing.sql.Statement statement, ResponseKind kind,
+            CommandListener own, Binding binding, int nodeId) {
         releaseRetry();
-        if (payloadLength(how.frame()) < Packets.MAX_PAYLOAD && !routing.inTransaction()) {
-            retry = how.withFrame(how.frame().retainedDuplicate(), ++readAttempts);
+        if (payloadLength(frame) < Packets.MAX_PAYLOAD && !routing.inTransaction()) {
+            retry = new ReadRetry(frame.retainedDuplicate(), statement, kind, own, binding, ++readAttempts, nodeId);
         }
-        forward(node, frame, kind, listener);
     }
 
     private void releaseRetry() {
@@ -287,7 +288,7 @@ public final class ClientSession {
             action.accept(ready);
             return;
         }
-        Future<BackendConnection> opened = backends.open(node, this::loginRequest, this::replayCommands);
+        Future<BackendConnection> opened = backends.open(node, this::loginRequest, () -> replayCommands(node.id()));
         opened.addListener(f -> {
             if (closed) {
                 if (holdUntilDone != null && holdUntilDone.refCnt() > 0) {
@@ -338,8 +339,8 @@ public final class ClientSession {
                 identity.collation(), identity.maxPacketSize(), identity.connectAttributes());
     }
 
-    List<ReplayCommand> replayCommands() {
-        return commands.replayCommands();
+    List<ReplayCommand> replayCommands(int nodeId) {
+        return commands.replayCommands(nodeId);
     }
 
     // ---- responses ----
@@ -454,6 +455,7 @@ public final class ClientSession {
     /** The current command could not be run: the client gets this error and the session goes on. */
     void commandFailed(int code, String sqlState, String message) {
         awaiting = false;
+        releaseRetry();
         continuationTarget = null;
         replyError(code, sqlState, message);
         drain();

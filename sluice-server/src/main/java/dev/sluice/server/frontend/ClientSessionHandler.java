@@ -42,7 +42,7 @@ final class ClientSessionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.debug("session {}: {}", session.connectionId(), cause.toString());
+        LOG.debug("session {}: closed after an error", session.connectionId(), cause);
         session.close();
     }
 }

@@ -169,8 +169,20 @@ final class Commands {
         everywhere(frame, ResponseKind.SINGLE, CommandListener.NONE);
     }
 
+    /**
+     * Replicas stay in autocommit whatever the client set: a replica never sees the client's
+     * COMMIT (it goes to the primary), so an implicit transaction there would pin its reads to an
+     * ever older snapshot. Reads a replica serves are single statements anyway.
+     */
+    static final String AUTOCOMMIT_ON = "SET autocommit=1";
+
+    static void keepAutocommit(ClientSession session, BackendConnection replica) {
+        replica.send(InternalQuery.queryPacket(replica.channel().alloc().buffer(), AUTOCOMMIT_ON), ResponseKind.RESULT,
+                new SessionCommandSink(session));
+    }
+
     /** What a newly opened backend runs first to take on the session's state (USE, SET …). */
-    List<ReplayCommand> replayCommands() {
+    List<ReplayCommand> replayCommands(int nodeId) {
         List<ReplayCommand> out = new ArrayList<>();
         io.netty.buffer.ByteBufAllocator alloc = session.client().alloc();
         if (multiStatementOption >= 0) {
@@ -180,6 +192,10 @@ final class Commands {
         }
         for (String sql : session.routing().replayHistory()) {
             out.add(new ReplayCommand(InternalQuery.queryPacket(alloc.buffer(), sql), ResponseKind.RESULT));
+        }
+        boolean replica = session.endpoint().view().topology().node(nodeId).map(n -> !n.isPrimary()).orElse(false);
+        if (replica && !session.routing().autocommit()) {
+            out.add(new ReplayCommand(InternalQuery.queryPacket(alloc.buffer(), AUTOCOMMIT_ON), ResponseKind.RESULT));
         }
         return out;
     }

@@ -7,6 +7,7 @@ import dev.sluice.routing.ConsistencyRequirement;
 import dev.sluice.routing.RouteDecision;
 import dev.sluice.routing.RouteError;
 import dev.sluice.routing.RouteReason;
+import dev.sluice.routing.sql.AutocommitChange;
 import dev.sluice.routing.sql.Statement;
 import dev.sluice.routing.topology.Node;
 import dev.sluice.server.backend.BackendConnection;
@@ -111,12 +112,12 @@ final class RouteExecutor {
     void sendToReplica(Statement statement, RouteDecision decision, NodeRef node, ByteBuf frame, ResponseKind kind,
             CommandListener own, Binding binding) {
         session.routing().onStatementSent(statement, decision);
-        ReadRetry retry = new ReadRetry(frame, statement, kind, own, binding, 0, node.id());
+        session.keepForRetry(frame, statement, kind, own, binding, node.id());
         if (binding == null) {
-            session.forwardRead(node, frame, kind, listener.with(own), retry);
+            session.forward(node, frame, kind, listener.with(own));
         } else {
             session.holdCommand();
-            binding.bind(node, frame, bound -> session.forwardRead(node, bound, kind, listener.with(own), retry));
+            binding.bind(node, frame, bound -> session.forward(node, bound, kind, listener.with(own)));
         }
     }
 
@@ -139,13 +140,21 @@ final class RouteExecutor {
             return;
         }
         int answeringId = answering.get().id();
+        boolean autocommitOff = statement.autocommitChange() == AutocommitChange.OFF;
         for (BackendConnection other : session.backends().all()) {
             if (other.nodeId() != answeringId) {
                 other.send(frame.retainedDuplicate(), kind, new Commands.SessionCommandSink(session));
+                if (autocommitOff && isReplica(other.nodeId())) {
+                    Commands.keepAutocommit(session, other);
+                }
             }
         }
         session.routing().onStatementSent(statement, decision);
         session.forward(answering.get(), frame, kind, listener.with(CommandListener.NONE));
+    }
+
+    private boolean isReplica(int nodeId) {
+        return session.endpoint().view().topology().node(nodeId).map(n -> !n.isPrimary()).orElse(false);
     }
 
     /** {@code SELECT sluice_last_gtid()}: the GTID of this session's last commit, a consistency token. */

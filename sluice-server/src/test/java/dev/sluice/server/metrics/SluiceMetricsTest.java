@@ -1,0 +1,161 @@
+package dev.sluice.server.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.server.admin.EndpointDescription;
+import dev.sluice.server.admin.NodeDescription;
+import dev.sluice.server.admin.ProxyDescription;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SluiceMetricsTest {
+    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})? (\\S+)$");
+    private static final Pattern LABEL = Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+    private final SluiceMetrics metrics = new SluiceMetrics();
+
+    @AfterEach
+    void close() {
+        metrics.close();
+    }
+
+    /** The value of the series {@code name} with exactly {@code labels}, whatever their order in the text. */
+    static Optional<Double> sample(String exposition, String name, Map<String, String> labels) {
+        for (String line : exposition.split("\n")) {
+            Matcher m = SAMPLE.matcher(line);
+            if (!m.matches() || !m.group(1).equals(name)) {
+                continue;
+            }
+            Map<String, String> found = new LinkedHashMap<>();
+            if (m.group(3) != null) {
+                Matcher l = LABEL.matcher(m.group(3));
+                while (l.find()) {
+                    found.put(l.group(1), l.group(2));
+                }
+            }
+            if (found.equals(labels)) {
+                return Optional.of(Double.parseDouble(m.group(4)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Test
+    void eventsAreCountedWithTheirLabels() {
+        metrics.statementRouted("rw", "ro1", "replica", "read");
+        metrics.statementRouted("rw", "ro1", "replica", "read");
+        metrics.statementRouted("rw", "primary", "primary", "write");
+        metrics.statementRouted("ro", null, "rejected", "read-only-endpoint");
+        metrics.backendConnect("ro2", true);
+        metrics.backendConnect("ro2", false);
+        metrics.backendConnect("ro2", false);
+        metrics.consistencyWait("rw", "ok", TimeUnit.MILLISECONDS.toNanos(3));
+        metrics.consistencyWait("rw", "timeout-primary", TimeUnit.MILLISECONDS.toNanos(10));
+        metrics.errorReturned("ro", 1290);
+        metrics.sessionOpened("rw");
+        metrics.sessionOpened("rw");
+        metrics.sessionClosed("rw");
+
+        String text = metrics.scrape();
+        assertThat(sample(text, "sluice_statements_routed_total",
+                Map.of("endpoint", "rw", "node", "ro1", "target", "replica", "reason", "read"))).hasValue(2.0);
+        assertThat(sample(text, "sluice_statements_routed_total",
+                Map.of("endpoint", "rw", "node", "primary", "target", "primary", "reason", "write"))).hasValue(1.0);
+        assertThat(sample(text, "sluice_statements_routed_total",
+                Map.of("endpoint", "ro", "node", "none", "target", "rejected", "reason", "read-only-endpoint")))
+                .hasValue(1.0);
+        assertThat(sample(text, "sluice_backend_connects_total", Map.of("node", "ro2", "outcome", "ok")))
+                .hasValue(1.0);
+        assertThat(sample(text, "sluice_backend_connects_total", Map.of("node", "ro2", "outcome", "failed")))
+                .hasValue(2.0);
+        assertThat(sample(text, "sluice_consistency_wait_seconds_count", Map.of("endpoint", "rw", "outcome", "ok")))
+                .hasValue(1.0);
+        assertThat(sample(text, "sluice_consistency_wait_seconds_sum",
+                Map.of("endpoint", "rw", "outcome", "timeout-primary"))).hasValue(0.01);
+        assertThat(sample(text, "sluice_errors_returned_total", Map.of("endpoint", "ro", "code", "1290")))
+                .hasValue(1.0);
+        assertThat(sample(text, "sluice_sessions_opened_total", Map.of("endpoint", "rw"))).hasValue(2.0);
+        assertThat(sample(text, "sluice_sessions_closed_total", Map.of("endpoint", "rw"))).hasValue(1.0);
+        assertThat(text).contains("# HELP sluice_statements_routed_total Statements routed");
+    }
+
+    @Test
+    void repeatedEventsReuseTheirMeters() {
+        metrics.statementRouted("rw", "ro1", "replica", "read");
+        metrics.consistencyWait("rw", "ok", 1);
+        int meters = metrics.registry().getMeters().size();
+        for (int i = 0; i < 1000; i++) {
+            metrics.statementRouted("rw", new String("ro1"), "replica", "read");
+            metrics.consistencyWait("rw", "ok", 1);
+            metrics.errorReturned("rw", 1045);
+        }
+        assertThat(metrics.registry().getMeters()).hasSize(meters + 1);
+        assertThat(sample(metrics.scrape(), "sluice_statements_routed_total",
+                Map.of("endpoint", "rw", "node", "ro1", "target", "replica", "reason", "read"))).hasValue(1001.0);
+    }
+
+    private static NodeDescription node(String name, String role, String state, Long lag, boolean draining,
+            Map<String, NodeDescription.NodeLoad> endpoints) {
+        return new NodeDescription(name, "127.0.0.1:3311", role, null, 1, state, !role.equals("primary"),
+                role.equals("primary") ? "none" : "running", lag, "0-1-5", draining, endpoints);
+    }
+
+    @Test
+    void gaugesFollowTheDescriptionReadOncePerScrape() {
+        ProxyDescription full = new ProxyDescription("t", 1, List.of(
+                new EndpointDescription("rw", "127.0.0.1:6033", "read-write", "least-active", "eventual", 5, 99)),
+                List.of(node("primary", "primary", "up", null, false,
+                                Map.of("rw", new NodeDescription.NodeLoad(0, false, 5, 1, 40))),
+                        node("ro1", "replica", "up", 2L, true,
+                                Map.of("rw", new NodeDescription.NodeLoad(100, true, 4, 2, 59))),
+                        node("ro2", "replica", "down", null, false,
+                                Map.of("rw", new NodeDescription.NodeLoad(200, false, 0, 0, 0)))));
+        AtomicReference<ProxyDescription> current = new AtomicReference<>(full);
+        AtomicInteger reads = new AtomicInteger();
+        metrics.registerGauges(() -> {
+            reads.incrementAndGet();
+            return current.get();
+        });
+
+        String text = metrics.scrape();
+        assertThat(reads).hasValue(1);
+        assertThat(sample(text, "sluice_endpoint_sessions", Map.of("endpoint", "rw"))).hasValue(5.0);
+        assertThat(sample(text, "sluice_node_sessions", Map.of("endpoint", "rw", "node", "ro1"))).hasValue(4.0);
+        assertThat(sample(text, "sluice_node_requests", Map.of("endpoint", "rw", "node", "ro1"))).hasValue(2.0);
+        assertThat(sample(text, "sluice_node_weight", Map.of("endpoint", "rw", "node", "ro2"))).hasValue(200.0);
+        assertThat(sample(text, "sluice_node_readable", Map.of("endpoint", "rw", "node", "ro1"))).hasValue(1.0);
+        assertThat(sample(text, "sluice_node_readable", Map.of("endpoint", "rw", "node", "ro2"))).hasValue(0.0);
+        assertThat(sample(text, "sluice_node_replication_lag_seconds", Map.of("node", "ro1"))).hasValue(2.0);
+        assertThat(sample(text, "sluice_node_replication_lag_seconds", Map.of("node", "ro2")))
+                .hasValueSatisfying(v -> assertThat(v).isNaN());
+        assertThat(sample(text, "sluice_node_up", Map.of("node", "primary"))).hasValue(1.0);
+        assertThat(sample(text, "sluice_node_up", Map.of("node", "ro2"))).hasValue(0.0);
+        assertThat(sample(text, "sluice_node_draining", Map.of("node", "ro1"))).hasValue(1.0);
+
+        // ro2 removed, ro1 back in service: its series go, the others follow.
+        current.set(new ProxyDescription("t", 2, full.endpoints(), List.of(full.nodes().get(0),
+                node("ro1", "replica", "up", 0L, false, Map.of("rw", new NodeDescription.NodeLoad(100, true, 1, 0, 70))))));
+        String after = metrics.scrape();
+        assertThat(reads).hasValue(2);
+        assertThat(sample(after, "sluice_node_up", Map.of("node", "ro2"))).isEmpty();
+        assertThat(sample(after, "sluice_node_weight", Map.of("endpoint", "rw", "node", "ro2"))).isEmpty();
+        assertThat(sample(after, "sluice_node_sessions", Map.of("endpoint", "rw", "node", "ro1"))).hasValue(1.0);
+        assertThat(sample(after, "sluice_node_draining", Map.of("node", "ro1"))).hasValue(0.0);
+    }
+
+    @Test
+    void jvmMetricsAreExposed() {
+        String text = metrics.scrape();
+        assertThat(text).contains("jvm_memory_used_bytes{", "jvm_threads_live_threads ", "jvm_classes_loaded_classes ",
+                "system_cpu_count ", "process_uptime_seconds ");
+    }
+}
