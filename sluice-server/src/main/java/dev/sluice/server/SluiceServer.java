@@ -1,8 +1,13 @@
 package dev.sluice.server;
 
 import dev.sluice.protocol.Capabilities;
+import dev.sluice.server.admin.AdminServer;
+import dev.sluice.server.admin.LiveProxyControl;
+import dev.sluice.server.admin.ProxyControl;
 import dev.sluice.server.auth.AccountStore;
 import dev.sluice.server.auth.Authenticator;
+import dev.sluice.server.auth.ClientSecurity;
+import dev.sluice.server.auth.LoginThrottle;
 import dev.sluice.server.auth.Credential;
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.backend.BackendConnector;
@@ -13,25 +18,32 @@ import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.EndpointConfig;
 import dev.sluice.server.config.MonitorConfig;
 import dev.sluice.server.consistency.PrimaryPositionSource;
+import dev.sluice.server.metrics.SluiceMetrics;
 import dev.sluice.server.monitor.Monitor;
 import dev.sluice.server.monitor.TopologyHolder;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.config.UserConfig;
 import dev.sluice.server.frontend.EndpointListener;
 import dev.sluice.server.net.Transport;
+import dev.sluice.server.runtime.EndpointLifecycle;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
 import dev.sluice.server.runtime.ProxyRuntime;
 import dev.sluice.server.runtime.ServerIdentity;
+import dev.sluice.server.tls.BackendTlsContexts;
+import dev.sluice.server.tls.ClientTls;
 import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -41,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * A running Sluice: event loops, the shared runtime, and one listener per endpoint. Started by
  * the CLI's {@code run}, and in-process by the integration tests.
  */
-public final class SluiceServer implements AutoCloseable {
+public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(SluiceServer.class);
     private static final Duration ACCOUNT_RELOAD_MIN_INTERVAL = Duration.ofSeconds(1);
     private static final Duration STARTUP_ACCOUNT_WAIT = Duration.ofSeconds(10);
@@ -60,23 +72,36 @@ public final class SluiceServer implements AutoCloseable {
     private final ProxyRuntime runtime;
     private final Monitor monitor;
     private final PrimaryPositionSource primaryPositions;
-    private final List<EndpointListener> listeners = new ArrayList<>();
+    private final List<EndpointListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final SluiceMetrics metrics = new SluiceMetrics();
+    private final LiveProxyControl control;
+    private final AdminServer admin;
+    private InetSocketAddress adminAddress;
 
-    private SluiceServer(SluiceConfig config) {
+    private SluiceServer(SluiceConfig config, Optional<Path> configFile) {
+        // First: a bad certificate stops the start before any thread exists.
+        ClientSecurity clientSecurity = new ClientSecurity(ClientTls.from(config.tls()),
+                new LoginThrottle(config.limits().loginFailures(), System::nanoTime));
         this.transport = Transport.best();
         this.boss = transport.newGroup(1, "sluice-accept");
         this.workers = transport.newGroup(config.limits().ioThreads(), "sluice-io");
+        ProxyRuntime[] holder = new ProxyRuntime[1];
+        BackendTlsContexts backendTls = new BackendTlsContexts(() -> holder[0] == null ? config : holder[0].config());
+        config.nodes().forEach(n -> backendTls.apply(n.name()));
         BackendConnector connector = new BackendConnector(transport, config.limits().backendConnectTimeout(),
-                config.limits().backendConnectTimeout());
+                config.limits().backendConnectTimeout(), backendTls);
         Map<String, byte[]> passwords = new HashMap<>();
         for (UserConfig u : config.users()) {
             passwords.put(u.user(), u.password().getBytes(StandardCharsets.UTF_8));
         }
-        ProxyRuntime[] holder = new ProxyRuntime[1];
         AccountStore accounts = new AccountStore(() -> loadAccounts(holder[0]), passwords,
                 ACCOUNT_RELOAD_MIN_INTERVAL, System::nanoTime);
         TopologyHolder topology = new TopologyHolder(ConfigLoader.topologyOf(config.nodes()));
-        this.runtime = new ProxyRuntime(config, connector, new Authenticator(accounts), topology);
+        Set<String> fullAuthUsers = config.users().stream().filter(UserConfig::fullAuth).map(UserConfig::user)
+                .collect(Collectors.toSet());
+        this.runtime = new ProxyRuntime(config, connector, new Authenticator(accounts, fullAuthUsers), topology,
+                metrics);
+        runtime.clientSecurity(clientSecurity);
         holder[0] = runtime;
         LoginRequest monitorLogin = monitorLogin(config.monitor());
         this.monitor = new Monitor(topology, connector, workers, config.monitor(), monitorLogin, System::nanoTime);
@@ -84,6 +109,9 @@ public final class SluiceServer implements AutoCloseable {
         this.primaryPositions = new PrimaryPositionSource(workers.next(), runtime::primary, connector, monitorLogin,
                 PRIMARY_POSITION_TIMEOUT);
         runtime.primaryPositions(primaryPositions);
+        this.control = new LiveProxyControl(runtime, this, configFile);
+        metrics.registerGauges(control::describe);
+        this.admin = new AdminServer(config.admin(), control, metrics);
     }
 
     private static LoginRequest monitorLogin(MonitorConfig monitor) {
@@ -93,7 +121,12 @@ public final class SluiceServer implements AutoCloseable {
     }
 
     public static SluiceServer start(SluiceConfig config) throws InterruptedException {
-        SluiceServer server = new SluiceServer(config);
+        return start(config, Optional.empty());
+    }
+
+    /** Starts Sluice; {@code configFile} is where {@code persist} writes the running configuration. */
+    public static SluiceServer start(SluiceConfig config, Optional<Path> configFile) throws InterruptedException {
+        SluiceServer server = new SluiceServer(config, configFile);
         try {
             server.startListening();
         } catch (RuntimeException | InterruptedException e) {
@@ -115,13 +148,48 @@ public final class SluiceServer implements AutoCloseable {
         monitor.awaitFirstRound(runtime.config().monitor().interval().multipliedBy(FIRST_ROUND_INTERVALS)
                 .plus(runtime.config().monitor().queryTimeout()));
         for (EndpointConfig e : runtime.config().endpoints()) {
-            EndpointRuntime endpoint = new EndpointRuntime(e, runtime.topology());
-            runtime.addEndpoint(endpoint);
-            EndpointListener l = new EndpointListener(endpoint);
-            l.bind(transport, boss, workers, runtime);
-            listeners.add(l);
-            LOG.info("endpoint '{}' ({}) listening on {}", e.name(), e.policy().mode().configName(), l.localAddress());
+            start(e);
         }
+        adminAddress = admin.start();
+        LOG.info("admin API and dashboard on http://{}:{}/", adminAddress.getHostString(), adminAddress.getPort());
+    }
+
+    @Override
+    public EndpointRuntime start(EndpointConfig e) {
+        EndpointRuntime endpoint = new EndpointRuntime(e, runtime.topology());
+        EndpointListener l = new EndpointListener(endpoint);
+        try {
+            l.bind(transport, boss, workers, runtime);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while binding " + e.listen(), ex);
+        } catch (RuntimeException ex) {
+            throw new IllegalStateException(ex.getMessage() == null ? ex.toString() : ex.getMessage(), ex);
+        }
+        runtime.addEndpoint(endpoint);
+        listeners.add(l);
+        LOG.info("endpoint '{}' ({}) listening on {}", e.name(), e.policy().mode().configName(), l.localAddress());
+        return endpoint;
+    }
+
+    @Override
+    public void stop(String name) {
+        for (EndpointListener l : listeners) {
+            if (l.endpoint().name().equals(name)) {
+                l.close();
+                listeners.remove(l);
+            }
+        }
+        runtime.removeEndpoint(name);
+    }
+
+    /** Where the admin API and dashboard listen. */
+    public InetSocketAddress adminAddress() {
+        return adminAddress;
+    }
+
+    public ProxyControl control() {
+        return control;
     }
 
     public ProxyRuntime runtime() {
@@ -166,9 +234,11 @@ public final class SluiceServer implements AutoCloseable {
 
     @Override
     public void close() {
+        admin.close();
         for (EndpointListener l : listeners) {
             l.close();
         }
+        metrics.close();
         monitor.close();
         primaryPositions.close();
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);

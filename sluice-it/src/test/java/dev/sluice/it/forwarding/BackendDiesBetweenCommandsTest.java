@@ -35,7 +35,7 @@ class BackendDiesBetweenCommandsTest {
     @BeforeAll
     static void start() {
         cluster = SandboxCluster.get();
-        sluice = SluiceHarness.readWrite(cluster, "");
+        sluice = SluiceHarness.readWrite(cluster, ForwardingEndpoint.PRIMARY_ONLY);
         bystander = Bystander.start(sluice.mariadbUrl("rw", "socketTimeout=20000"));
     }
 

@@ -19,8 +19,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A 64 MB BLOB — more than 16 MB, so its packets are split on the wire both ways — is written
- * through Sluice and read back through Sluice byte for byte (SHA-256), with both drivers, in the
- * text protocol (escaped inside a COM_QUERY) and in the binary one (COM_STMT_EXECUTE).
+ * through Sluice and read back through Sluice byte for byte (SHA-256), with both drivers: MariaDB
+ * Connector/J in the binary protocol (pipelined COM_STMT_PREPARE + COM_STMT_EXECUTE of 64 MB, binary
+ * result row), MySQL Connector/J in the text protocol (the blob escaped inside a COM_QUERY, text row).
  */
 class LargeBlobRoundTripTest {
     private static final int SIZE = 64 * 1024 * 1024;
@@ -31,7 +32,7 @@ class LargeBlobRoundTripTest {
     @BeforeAll
     static void start() {
         cluster = SandboxCluster.get();
-        sluice = SluiceHarness.readWrite(cluster, "");
+        sluice = SluiceHarness.readWrite(cluster, ForwardingEndpoint.PRIMARY_ONLY);
         cluster.exec(cluster.primary(), "DROP TABLE IF EXISTS test." + TABLE,
                 "CREATE TABLE test." + TABLE + " (id INT PRIMARY KEY, b LONGBLOB)");
     }
@@ -45,10 +46,8 @@ class LargeBlobRoundTripTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource({
-            "mariadb, useServerPrepStmts=false, 1",
-            "mariadb, useServerPrepStmts=true, 2",
-            "mysql, useServerPrepStmts=false, 3",
-            "mysql, useServerPrepStmts=true, 4"})
+            "mariadb, useServerPrepStmts=true, 1",
+            "mysql, useServerPrepStmts=false, 2"})
     void a64MegabyteBlobRoundTripsThroughSluice(String driver, String options, int id) throws Exception {
         byte[] blob = new byte[SIZE];
         new Random(id).nextBytes(blob);

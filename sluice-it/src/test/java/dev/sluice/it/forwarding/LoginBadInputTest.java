@@ -49,6 +49,7 @@ class LoginBadInputTest {
                   - name: rw
                     listen: 127.0.0.1:0
                     mode: read-write
+                    weights: {primary: 100}
                 """);
         bystander = Bystander.start(sluice.mariadbUrl("rw", "socketTimeout=20000"));
     }

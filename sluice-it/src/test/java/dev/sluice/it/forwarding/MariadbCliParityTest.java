@@ -30,7 +30,7 @@ class MariadbCliParityTest {
     @BeforeAll
     static void start() {
         cluster = SandboxCluster.get();
-        sluice = SluiceHarness.readWrite(cluster, "");
+        sluice = SluiceHarness.readWrite(cluster, ForwardingEndpoint.PRIMARY_ONLY);
     }
 
     @AfterAll

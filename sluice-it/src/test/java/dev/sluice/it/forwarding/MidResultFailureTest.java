@@ -33,7 +33,7 @@ class MidResultFailureTest {
     @BeforeAll
     static void start() {
         cluster = SandboxCluster.get();
-        sluice = SluiceHarness.readWrite(cluster, "");
+        sluice = SluiceHarness.readWrite(cluster, ForwardingEndpoint.PRIMARY_ONLY);
         bystander = Bystander.start(sluice.mariadbUrl("rw", "socketTimeout=20000"));
     }
 

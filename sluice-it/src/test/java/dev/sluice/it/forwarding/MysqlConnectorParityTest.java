@@ -43,7 +43,7 @@ class MysqlConnectorParityTest {
     @BeforeAll
     static void start() {
         cluster = SandboxCluster.get();
-        sluice = SluiceHarness.readWrite(cluster, "");
+        sluice = SluiceHarness.readWrite(cluster, ForwardingEndpoint.PRIMARY_ONLY);
     }
 
     @AfterAll

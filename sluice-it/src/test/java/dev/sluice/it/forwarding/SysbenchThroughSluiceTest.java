@@ -48,7 +48,7 @@ class SysbenchThroughSluiceTest {
     @BeforeAll
     static void start() {
         cluster = SandboxCluster.get();
-        sluice = SluiceHarness.readWrite(cluster, "");
+        sluice = SluiceHarness.readWrite(cluster, ForwardingEndpoint.PRIMARY_ONLY);
     }
 
     @AfterAll

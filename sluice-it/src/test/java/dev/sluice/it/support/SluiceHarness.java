@@ -94,6 +94,11 @@ public final class SluiceHarness implements AutoCloseable {
         return DriverManager.getConnection(mariadbUrl(endpoint, ""));
     }
 
+    /** Where the admin API and dashboard listen. */
+    public InetSocketAddress adminAddress() {
+        return server.adminAddress();
+    }
+
     public SandboxCluster cluster() {
         return cluster;
     }

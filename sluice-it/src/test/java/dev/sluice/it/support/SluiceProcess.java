@@ -37,7 +37,7 @@ public final class SluiceProcess implements AutoCloseable {
     }
 
     /**
-     * Starts Sluice with one read-write endpoint {@code endpoint} on a free port and the given JVM
+     * Starts Sluice with one read-write endpoint {@code endpoint} whose reads all go to the primary (read weight 100, replicas 0), on a free port, with the given JVM
      * options, and waits until it listens.
      */
     public static SluiceProcess start(SandboxCluster cluster, Path dir, String endpoint, String extraYaml,
@@ -51,6 +51,7 @@ public final class SluiceProcess implements AutoCloseable {
                   - name: %s
                     listen: 127.0.0.1:0
                     mode: read-write
+                    weights: {primary: 100}
                 """.formatted(endpoint));
         Path out = dir.resolve(endpoint + ".out");
         Path err = dir.resolve(endpoint + ".err");

@@ -11,8 +11,21 @@ import java.util.Optional;
  * @param plugin authentication plugin
  * @param nativeStage2 SHA1(SHA1(password)) for {@code mysql_native_password} accounts; empty
  *     array for an account without a password
+ * @param requiresTls the account was created with {@code REQUIRE SSL} (or X509, ISSUER, SUBJECT,
+ *     CIPHER): its clients must connect with TLS
  */
-public record Account(String user, String hostPattern, String plugin, Optional<byte[]> nativeStage2) {
+public record Account(String user, String hostPattern, String plugin, Optional<byte[]> nativeStage2,
+        boolean requiresTls) {
+
+    /** An account with no TLS requirement. */
+    public Account(String user, String hostPattern, String plugin, Optional<byte[]> nativeStage2) {
+        this(user, hostPattern, plugin, nativeStage2, false);
+    }
+
+    /** Whether {@code mysql.user.ssl_type} ({@code '' | ANY | X509 | SPECIFIED}) asks for TLS. */
+    public static boolean requiresTls(String sslType) {
+        return sslType != null && !sslType.isBlank();
+    }
 
     /** Whether this account's host part admits a client at {@code clientHost} (an IP literal). */
     public boolean admits(String clientHost) {

@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class AccountStore {
     private static final Logger LOG = LoggerFactory.getLogger(AccountStore.class);
-    /** Accounts of MariaDB 10.4+ and MySQL 5.7+; roles are not accounts. */
-    public static final String ACCOUNTS_QUERY = "SELECT user, host, authentication_string, plugin FROM mysql.user";
+    /** Accounts of MariaDB 10.4+ and MySQL 5.7+; roles are not accounts. {@code ssl_type}: REQUIRE SSL and the like. */
+    public static final String ACCOUNTS_QUERY =
+            "SELECT user, host, authentication_string, plugin, ssl_type FROM mysql.user";
     private static final String NATIVE = "mysql_native_password";
 
     private final Supplier<CompletableFuture<QueryResult>> loader;
@@ -108,7 +109,9 @@ public final class AccountStore {
             if (NATIVE.equals(plugin)) {
                 stage2 = parseNative(auth);
             }
-            byUser.computeIfAbsent(user, u -> new ArrayList<>()).add(new Account(user, host, plugin, stage2));
+            boolean requiresTls = Account.requiresTls(result.value(row, "ssl_type"));
+            byUser.computeIfAbsent(user, u -> new ArrayList<>())
+                    .add(new Account(user, host, plugin, stage2, requiresTls));
         }
         accounts = byUser;
         LOG.info("loaded {} accounts from the primary", byUser.values().stream().mapToInt(List::size).sum());

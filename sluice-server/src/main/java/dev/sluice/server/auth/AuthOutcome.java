@@ -11,9 +11,16 @@ public sealed interface AuthOutcome {
     record SwitchPlugin(String plugin) implements AuthOutcome {
     }
 
+    /**
+     * {@code caching_sha2_password} full authentication: send AuthMoreData 0x04 and check the
+     * clear password the client answers with ({@link Authenticator#checkClearPassword}). Only over TLS.
+     */
+    record FullAuthentication() implements AuthOutcome {
+    }
+
     /** Refused; the reason is for the log, the client gets the server's usual message. */
     record Denied(Reason reason, String detail) implements AuthOutcome {
     }
 
-    enum Reason { UNKNOWN_USER, WRONG_PASSWORD, UNSUPPORTED_PLUGIN }
+    enum Reason { UNKNOWN_USER, WRONG_PASSWORD, UNSUPPORTED_PLUGIN, TLS_REQUIRED }
 }

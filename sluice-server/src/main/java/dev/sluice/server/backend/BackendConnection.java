@@ -32,6 +32,10 @@ public final class BackendConnection {
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
     private ByteBuf unsettled;
     private boolean closed;
+    /** Sluice closed it (as opposed to the server or the network). */
+    private boolean closedByUs;
+    private Runnable lostWhileIdle = () -> { };
+    private Runnable writable = () -> { };
 
     private record Pending(ResponseKind kind, ResponseSink sink) {
     }
@@ -120,6 +124,23 @@ public final class BackendConnection {
         channel.flush();
     }
 
+    /** Whether the socket takes more bytes now; when not, {@code action} runs once it does again. */
+    public boolean isWritable(Runnable action) {
+        if (channel.isWritable()) {
+            return true;
+        }
+        writable = action;
+        return false;
+    }
+
+    void writabilityChanged() {
+        if (channel.isWritable()) {
+            Runnable action = writable;
+            writable = () -> { };
+            action.run();
+        }
+    }
+
     /** Stops (or resumes) reading from the server: the client cannot take more bytes right now. */
     public void pauseReading(boolean pause) {
         channel.config().setAutoRead(!pause);
@@ -128,8 +149,17 @@ public final class BackendConnection {
     public void close() {
         if (!closed) {
             closed = true;
+            closedByUs = true;
             channel.close();
         }
+    }
+
+    /**
+     * What to do when the server ends the connection while it owes no response (KILL, a restart,
+     * wait_timeout): nobody's sink hears of it otherwise.
+     */
+    public void onLostWhileIdle(Runnable action) {
+        this.lostWhileIdle = action;
     }
 
     /** Bytes from the server, in command phase. Takes ownership of {@code msg}. */
@@ -195,6 +225,12 @@ public final class BackendConnection {
         if (unsettled != null) {
             unsettled.release();
             unsettled = null;
+        }
+        if (inFlight.isEmpty()) {
+            if (!closedByUs) {
+                lostWhileIdle.run();
+            }
+            return;
         }
         Pending p;
         while ((p = inFlight.pollFirst()) != null) {

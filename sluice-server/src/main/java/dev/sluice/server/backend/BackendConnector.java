@@ -11,33 +11,51 @@ import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Opens logged-in backend connections on a given event loop — the client session's own, so a
- * session and all its backends never cross threads.
+ * session and all its backends never cross threads. Whether a connection uses TLS is the node's
+ * setting, looked up at every connect (see {@link BackendTls}).
  */
 public final class BackendConnector {
     private final Transport transport;
     private final Duration connectTimeout;
     private final Duration loginTimeout;
+    private final Function<String, BackendTls> tlsOfNode;
 
+    /** A connector that never uses TLS. */
     public BackendConnector(Transport transport, Duration connectTimeout, Duration loginTimeout) {
+        this(transport, connectTimeout, loginTimeout, node -> BackendTls.OFF);
+    }
+
+    /** @param tlsOfNode each node's TLS settings, by node name */
+    public BackendConnector(Transport transport, Duration connectTimeout, Duration loginTimeout,
+            Function<String, BackendTls> tlsOfNode) {
         this.transport = transport;
         this.connectTimeout = connectTimeout;
         this.loginTimeout = loginTimeout;
+        this.tlsOfNode = tlsOfNode;
     }
 
     /** Connects to {@code address} and logs in; the future completes on {@code loop}. */
     public Future<BackendConnection> connect(EventLoop loop, String nodeName, int nodeId, HostPort address,
             LoginRequest request) {
         Promise<BackendConnection> ready = loop.newPromise();
+        BackendTls tls;
+        try {
+            tls = tlsOfNode.apply(nodeName);
+        } catch (RuntimeException e) {
+            ready.setFailure(new BackendException("backend '" + nodeName + "': " + e.getMessage(), e));
+            return ready;
+        }
         Bootstrap b = new Bootstrap()
                 .group(loop)
                 .channel(transport.channelClass())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
-                .handler(new BackendChannelInitializer(nodeName, nodeId, request, ready));
+                .handler(new BackendChannelInitializer(nodeName, nodeId, address, tls, request, ready));
         ChannelFuture connected = b.connect(address.host(), address.port());
         connected.addListener(f -> {
             if (!f.isSuccess()) {

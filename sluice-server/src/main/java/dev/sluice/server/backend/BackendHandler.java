@@ -1,9 +1,11 @@
 package dev.sluice.server.backend;
 
 import dev.sluice.protocol.packet.Packets;
+import dev.sluice.server.config.HostPort;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Promise;
 import java.io.IOException;
 
@@ -11,18 +13,26 @@ import java.io.IOException;
  * The pipeline end of a backend channel: runs the login, then hands every byte to its
  * {@link BackendConnection}. Login packets are few and small, so they are framed here simply;
  * command-phase bytes are never framed, only scanned (see {@code ResponseTracker}).
+ *
+ * <p>When the login switches to TLS, the SSLRequest goes out in clear, then an {@link SslHandler}
+ * is put in front of this handler and, once its handshake is done, the login goes on encrypted.
  */
 final class BackendHandler extends ChannelInboundHandlerAdapter {
     private final String nodeName;
     private final int nodeId;
+    private final HostPort address;
+    private final BackendTls tls;
     private final BackendLogin login;
     private final Promise<BackendConnection> ready;
     private ByteBuf loginBytes;
     private BackendConnection connection;
 
-    BackendHandler(String nodeName, int nodeId, BackendLogin login, Promise<BackendConnection> ready) {
+    BackendHandler(String nodeName, int nodeId, HostPort address, BackendTls tls, BackendLogin login,
+            Promise<BackendConnection> ready) {
         this.nodeName = nodeName;
         this.nodeId = nodeId;
+        this.address = address;
+        this.tls = tls;
         this.login = login;
         this.ready = ready;
     }
@@ -54,10 +64,10 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
             loginBytes.readerIndex(start + Packets.HEADER_SIZE + length);
             LoginStep step = login.onPacket(payload, seq);
             if (step instanceof LoginStep.Reply reply) {
-                ByteBuf out = ctx.alloc().buffer(Packets.HEADER_SIZE + reply.payload().readableBytes());
-                Packets.writePacket(out, reply.sequenceId(), reply.payload());
-                reply.payload().release();
-                ctx.writeAndFlush(out);
+                send(ctx, reply.payload(), reply.sequenceId());
+            } else if (step instanceof LoginStep.StartTls switchToTls) {
+                startTls(ctx, switchToTls);
+                return;
             } else if (step instanceof LoginStep.Success ok) {
                 connection = new BackendConnection(nodeName, nodeId, ctx.channel(), ok.greeting(), ok.capabilities());
                 ByteBuf rest = loginBytes.readableBytes() > 0 ? loginBytes.retainedSlice() : null;
@@ -79,11 +89,60 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    private static void send(ChannelHandlerContext ctx, ByteBuf payload, int sequenceId) {
+        ByteBuf out = ctx.alloc().buffer(Packets.HEADER_SIZE + payload.readableBytes());
+        Packets.writePacket(out, sequenceId, payload);
+        payload.release();
+        ctx.writeAndFlush(out);
+    }
+
+    private void startTls(ChannelHandlerContext ctx, LoginStep.StartTls start) {
+        if (loginBytes.isReadable()) {
+            start.sslRequest().release();
+            fail(ctx, new BackendException("backend '" + nodeName + "' sent more after its greeting; cannot start TLS"));
+            return;
+        }
+        // Written (into the channel's outbound buffer, below every handler) before TLS is in place: in clear.
+        send(ctx, start.sslRequest(), start.sequenceId());
+        SslHandler ssl = tls.context().orElseThrow().newHandler(ctx.alloc(), address.host(), address.port());
+        ctx.pipeline().addFirst("tls", ssl);
+        ssl.handshakeFuture().addListener(f -> {
+            if (!f.isSuccess()) {
+                fail(ctx, new BackendException("TLS handshake with backend '" + nodeName + "' at " + address
+                        + " failed: " + f.cause().getMessage() + (tls.verified() ? " (its certificate is verified "
+                        + "against the node's tls-ca)" : ""), f.cause()));
+                return;
+            }
+            if (!ctx.channel().isActive() || ready.isDone()) {
+                return;
+            }
+            LoginStep next = login.onTlsReady();
+            if (next instanceof LoginStep.Reply reply) {
+                send(ctx, reply.payload(), reply.sequenceId());
+            } else if (next instanceof LoginStep.Failure failure) {
+                fail(ctx, failure.cause());
+            }
+        });
+    }
+
+    private void fail(ChannelHandlerContext ctx, BackendException cause) {
+        ready.tryFailure(cause);
+        ctx.close();
+    }
+
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         if (connection != null) {
             connection.onReadComplete();
         }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (connection != null) {
+            connection.writabilityChanged();
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override

@@ -10,6 +10,13 @@ sealed interface LoginStep {
     record Reply(ByteBuf payload, int sequenceId) implements LoginStep {
     }
 
+    /**
+     * Send this SSLRequest payload with this sequence id, then do the TLS handshake and ask
+     * {@link BackendLogin#onTlsReady()} for the login proper.
+     */
+    record StartTls(ByteBuf sslRequest, int sequenceId) implements LoginStep {
+    }
+
     /** Nothing to send; wait for the next packet. */
     record Wait() implements LoginStep {
     }

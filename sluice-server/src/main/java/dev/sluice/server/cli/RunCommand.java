@@ -27,7 +27,7 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("sluice: " + config + ": " + e.getMessage());
             return CONFIG_ERROR;
         }
-        SluiceServer server = SluiceServer.start(cfg);
+        SluiceServer server = SluiceServer.start(cfg, java.util.Optional.of(config.toAbsolutePath()));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();

@@ -34,20 +34,33 @@ public final class ConfigLoader {
     static final int MAX_WEIGHT = 10_000;
     private static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
 
-    private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits"};
+    private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits", "tls"};
+    /** Where the generated self-signed pair goes by default, next to the configuration file. */
+    static final String STATE_DIRECTORY = ".sluice";
+    private static final long MAX_SESSION_MEMORY = 1L << 40;
+    private static final int MAX_LOGIN_FAILURES = 1_000_000;
 
     private ConfigLoader() {
     }
 
     public static SluiceConfig load(Path file) {
         try {
-            return parse(Files.readString(file));
+            return parse(Files.readString(file), Optional.of(file.toAbsolutePath().getParent()));
         } catch (IOException e) {
             throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage(), e);
         }
     }
 
+    /** A configuration given as text: relative file names are relative to the working directory. */
     public static SluiceConfig parse(String yaml) {
+        return parse(yaml, Optional.empty());
+    }
+
+    /**
+     * @param base the configuration file's directory: relative file names (certificates, keys) are
+     *     taken relative to it, and the generated self-signed pair is kept in its {@code .sluice}
+     */
+    private static SluiceConfig parse(String yaml, Optional<Path> base) {
         JsonNode root;
         try {
             root = new ObjectMapper(new YAMLFactory()).readTree(yaml);
@@ -60,7 +73,7 @@ public final class ConfigLoader {
         }
         top.rejectUnknownKeys();
         MonitorConfig monitor = monitor(top.sectionOrEmpty("monitor"));
-        List<NodeConfig> nodes = nodes(top);
+        List<NodeConfig> nodes = nodes(top, base);
         LimitsConfig limits = limits(top.sectionOrEmpty("limits"));
         List<EndpointConfig> endpoints = new ArrayList<>();
         for (YamlSection e : top.sectionList("endpoints")) {
@@ -77,10 +90,31 @@ public final class ConfigLoader {
         AdminConfig admin = admin(top.sectionOrEmpty("admin"));
         List<UserConfig> users = new ArrayList<>();
         for (YamlSection u : top.sectionList("users")) {
-            users.add(new UserConfig(u.requiredText("user"), u.text("password").orElse("")));
+            users.add(new UserConfig(u.requiredText("user"), u.text("password").orElse(""), u.bool("full-auth", false)));
             u.rejectUnknownKeys();
         }
-        return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits);
+        TlsConfig tls = tls(top.sectionOrEmpty("tls"), base);
+        return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits, tls);
+    }
+
+    private static TlsConfig tls(YamlSection s, Optional<Path> base) {
+        boolean enabled = s.bool("enabled", true);
+        Optional<String> cert = s.text("cert").map(f -> resolve(base, f));
+        Optional<String> key = s.text("key").map(f -> resolve(base, f));
+        Optional<String> dir = s.text("self-signed-dir").map(f -> resolve(base, f))
+                .or(() -> base.map(b -> b.resolve(STATE_DIRECTORY).toString()));
+        s.rejectUnknownKeys();
+        if (cert.isPresent() != key.isPresent()) {
+            throw new ConfigException(s.path() + ": give both cert and key (PEM files), or neither to use a "
+                    + "self-signed certificate");
+        }
+        return new TlsConfig(enabled, cert, key, dir);
+    }
+
+    /** A file name from the configuration, relative to the configuration file's directory when there is one. */
+    private static String resolve(Optional<Path> base, String file) {
+        Path p = Path.of(file);
+        return base.isPresent() && !p.isAbsolute() ? base.get().resolve(p).normalize().toString() : file;
     }
 
     private static MonitorConfig monitor(YamlSection s) {
@@ -94,17 +128,32 @@ public final class ConfigLoader {
         return m;
     }
 
-    private static List<NodeConfig> nodes(YamlSection top) {
+    /** One node from its YAML (or admin-API JSON) form. */
+    public static NodeConfig parseNode(JsonNode json) {
+        return node(new YamlSection("node", json), Optional.empty());
+    }
+
+    private static NodeConfig node(YamlSection n, Optional<Path> base) {
+        String name = n.requiredText("name");
+        HostPort address = ConfigValues.hostPort(n.path() + ".address", n.requiredText("address"));
+        String role = n.choice("role", "replica", "primary", "replica");
+        Optional<String> zone = n.text("zone");
+        int capacity = n.integer("capacity", 1, 1, MAX_WEIGHT);
+        NodeTls tls = NodeTls.valueOf(n.choice("tls", "preferred", "required", "preferred", "off")
+                .toUpperCase(java.util.Locale.ROOT));
+        Optional<String> ca = n.text("tls-ca").map(f -> resolve(base, f));
+        n.rejectUnknownKeys();
+        if (tls == NodeTls.OFF && ca.isPresent()) {
+            throw new ConfigException(n.path() + ": tls-ca is given but tls is off; remove one of them");
+        }
+        return new NodeConfig(name, address, role.equals("primary") ? NodeConfig.Role.PRIMARY
+                : NodeConfig.Role.REPLICA, zone, capacity, tls, ca);
+    }
+
+    private static List<NodeConfig> nodes(YamlSection top, Optional<Path> base) {
         List<NodeConfig> nodes = new ArrayList<>();
         for (YamlSection n : top.sectionList("nodes")) {
-            String name = n.requiredText("name");
-            HostPort address = ConfigValues.hostPort(n.path() + ".address", n.requiredText("address"));
-            String role = n.choice("role", "replica", "primary", "replica");
-            Optional<String> zone = n.text("zone");
-            int capacity = n.integer("capacity", 1, 1, MAX_WEIGHT);
-            n.rejectUnknownKeys();
-            nodes.add(new NodeConfig(name, address, role.equals("primary") ? NodeConfig.Role.PRIMARY
-                    : NodeConfig.Role.REPLICA, zone, capacity));
+            nodes.add(node(n, base));
         }
         if (nodes.isEmpty()) {
             throw new ConfigException("nodes: at least the primary is required");
@@ -129,9 +178,8 @@ public final class ConfigLoader {
         String name = e.requiredText("name");
         HostPort listen = ConfigValues.hostPort(e.path() + ".listen", e.requiredText("listen"));
         EndpointMode mode = e.named("mode", EndpointMode.READ_WRITE, EndpointMode.class);
-        List<String> names = e.has("nodes") ? e.stringList("nodes")
-                : nodes.stream().filter(n -> mode == EndpointMode.READ_WRITE || n.role() == NodeConfig.Role.REPLICA)
-                        .map(NodeConfig::name).toList();
+        // No list means every node, including nodes added later (a read-only endpoint uses the replicas).
+        List<String> names = e.has("nodes") ? e.stringList("nodes") : List.of();
         Set<String> known = new HashSet<>(nodes.stream().map(NodeConfig::name).toList());
         for (String n : names) {
             if (!known.contains(n)) {
@@ -140,7 +188,15 @@ public final class ConfigLoader {
             }
         }
         checkUnique(names, e.path() + ".nodes", "node");
-        EndpointPolicy policy = new EndpointPolicy(name, mode, names, weights(e, names),
+        List<String> allow = e.has("allow") ? e.stringList("allow") : List.of("127.0.0.0/8", "::1/128");
+        for (String block : allow) {
+            if (dev.sluice.server.net.Cidr.parse(block).isEmpty()) {
+                throw new ConfigException(e.path() + ".allow: '" + block + "' is not an address block; write e.g. "
+                        + "10.0.0.0/8, 192.168.1.20 or fd00::/8");
+            }
+        }
+        List<String> members = names.isEmpty() ? nodes.stream().map(NodeConfig::name).toList() : names;
+        EndpointPolicy policy = new EndpointPolicy(name, mode, names, weights(e, members),
                 e.named("balancer", BalancerKind.LEAST_ACTIVE, BalancerKind.class),
                 e.named("consistency", ConsistencyLevel.EVENTUAL, ConsistencyLevel.class),
                 e.parsed("consistency-timeout", EndpointPolicy.DEFAULT_CONSISTENCY_TIMEOUT,
@@ -151,10 +207,11 @@ public final class ConfigLoader {
                 e.integer("min-reserved-nodes", 0, 0, MAX_WEIGHT),
                 e.bool("transaction-splitting", false),
                 e.named("connection-pool", ConnectionPoolMode.NONE, ConnectionPoolMode.class),
-                e.has("allow") ? e.stringList("allow") : List.of("127.0.0.0/8", "::1/128"),
+                allow,
                 e.integer("max-connections", EndpointPolicy.DEFAULT_MAX_CONNECTIONS, 1, 1_000_000));
+        boolean requireTls = e.bool("require-tls", false);
         e.rejectUnknownKeys();
-        return new EndpointConfig(listen, policy);
+        return new EndpointConfig(listen, policy, requireTls);
     }
 
     private static ReadWeights weights(YamlSection e, List<String> endpointNodes) {
@@ -201,9 +258,37 @@ public final class ConfigLoader {
                         v -> ConfigValues.size(s.path() + ".max-packet-size", v)),
                 s.parsed("backend-connect-timeout", LimitsConfig.DEFAULT_BACKEND_CONNECT_TIMEOUT,
                         v -> ConfigValues.duration(s.path() + ".backend-connect-timeout", v)),
-                s.integer("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256));
+                s.integer("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256),
+                s.parsed("session-memory", LimitsConfig.DEFAULT_SESSION_MEMORY,
+                        v -> sessionMemory(s.path() + ".session-memory", v)),
+                loginFailures(s.sectionOrEmpty("login-failures")));
         s.rejectUnknownKeys();
         return l;
+    }
+
+    private static long sessionMemory(String path, String text) {
+        long v = ConfigValues.size(path, text);
+        if (v < LimitsConfig.MIN_SESSION_MEMORY || v > MAX_SESSION_MEMORY) {
+            throw new ConfigException(path + ": " + text + " is outside 64k..1024g");
+        }
+        return v;
+    }
+
+    private static LoginFailureLimit loginFailures(YamlSection s) {
+        LoginFailureLimit d = LoginFailureLimit.DEFAULT;
+        LoginFailureLimit l = new LoginFailureLimit(s.integer("max", d.max(), 0, MAX_LOGIN_FAILURES),
+                s.parsed("window", d.window(), v -> positive(s.path() + ".window", v)),
+                s.parsed("block", d.block(), v -> positive(s.path() + ".block", v)));
+        s.rejectUnknownKeys();
+        return l;
+    }
+
+    private static Duration positive(String path, String text) {
+        Duration d = ConfigValues.duration(path, text);
+        if (d.isZero()) {
+            throw new ConfigException(path + ": must be longer than 0");
+        }
+        return d;
     }
 
     /** The topology the configuration describes, before any monitoring. */

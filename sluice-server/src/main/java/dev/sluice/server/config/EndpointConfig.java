@@ -4,9 +4,15 @@ import dev.sluice.routing.policy.EndpointMode;
 import dev.sluice.routing.policy.EndpointPolicy;
 
 /**
- * One endpoint: where it listens, and its routing policy (everything else it is configured with).
+ * One endpoint: where it listens, whether its clients must use TLS, and its routing policy
+ * (everything else it is configured with).
  */
-public record EndpointConfig(HostPort listen, EndpointPolicy policy) {
+public record EndpointConfig(HostPort listen, EndpointPolicy policy, boolean requireTls) {
+
+    /** An endpoint that accepts clients with or without TLS. */
+    public EndpointConfig(HostPort listen, EndpointPolicy policy) {
+        this(listen, policy, false);
+    }
 
     public String name() {
         return policy.name();
@@ -21,6 +27,6 @@ public record EndpointConfig(HostPort listen, EndpointPolicy policy) {
     }
 
     public EndpointConfig withPolicy(EndpointPolicy newPolicy) {
-        return new EndpointConfig(listen, newPolicy);
+        return new EndpointConfig(listen, newPolicy, requireTls);
     }
 }

@@ -27,7 +27,9 @@ public final class EndpointSettings {
         o.put("name", p.name());
         o.put("listen", e.listen().toString());
         o.put("mode", p.mode().configName());
-        o.set("nodes", strings(p.nodes()));
+        if (!p.nodes().isEmpty()) {
+            o.set("nodes", strings(p.nodes()));
+        }
         if (p.weights() instanceof ReadWeights.Custom custom) {
             ObjectNode w = o.putObject("weights");
             for (String n : p.nodes()) {
@@ -51,6 +53,9 @@ public final class EndpointSettings {
         o.put("connection-pool", p.connectionPool().configName());
         o.set("allow", strings(p.allow()));
         o.put("max-connections", p.maxConnections());
+        if (e.requireTls()) {
+            o.put("require-tls", true);
+        }
         return o;
     }
 

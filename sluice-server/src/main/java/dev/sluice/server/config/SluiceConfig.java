@@ -5,7 +5,18 @@ import java.util.Optional;
 
 /** The whole configuration file. */
 public record SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
-        AdminConfig admin, List<UserConfig> users, LimitsConfig limits) {
+        AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls) {
+
+    /** A configuration with the default {@code tls:} section. */
+    public SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
+            AdminConfig admin, List<UserConfig> users, LimitsConfig limits) {
+        this(monitor, nodes, endpoints, admin, users, limits, TlsConfig.DEFAULT);
+    }
+
+    /** The same configuration with other nodes and endpoints (what the admin API changes). */
+    public SluiceConfig with(List<NodeConfig> newNodes, List<EndpointConfig> newEndpoints) {
+        return new SluiceConfig(monitor, newNodes, newEndpoints, admin, users, limits, tls);
+    }
 
     public Optional<NodeConfig> node(String name) {
         return nodes.stream().filter(n -> n.name().equals(name)).findFirst();

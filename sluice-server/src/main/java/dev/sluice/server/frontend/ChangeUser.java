@@ -8,6 +8,9 @@ import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.server.auth.AuthOutcome;
 import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.backend.BackendException;
+import dev.sluice.server.backend.LoginRequest;
+import dev.sluice.server.runtime.NodeRef;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -89,21 +92,46 @@ final class ChangeUser {
         }
         AuthOutcome.Accepted ok = (AuthOutcome.Accepted) outcome;
         ClientIdentity old = session.identity();
-        session.backends().closeAll();
-        session.statements().clear();
-        session.identity(new ClientIdentity(user, ok.credential(), host, old.capabilities(), collation,
-                old.maxPacketSize(), attributes), database);
-        session.resetRoutingState();
+        ClientIdentity next = new ClientIdentity(user, ok.credential(), host, old.capabilities(), collation,
+                old.maxPacketSize(), attributes);
+        Optional<String> nextDatabase = database;
         var first = session.firstNode();
         if (first.isEmpty()) {
             session.commandFailed(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
                     "no backend available for endpoint '" + session.endpoint().name() + "'");
             return;
         }
-        session.withBackend(first.get(), null, (BackendConnection b) -> {
-            session.commandDone();
-            session.replyOk();
-            session.resume();
-        });
+        NodeRef node = first.get();
+        LoginRequest login = new LoginRequest(next.user(), next.credential(), nextDatabase, next.capabilities(),
+                next.collation(), next.maxPacketSize(), next.connectAttributes());
+        // Log in as the new user first; the session changes only once a backend has accepted it. A
+        // refused change (e.g. no access to the database) leaves the old user in place, as the server does.
+        session.proxy().connector().connect(session.client().eventLoop(), node.name(), node.id(), node.address(), login)
+                .addListener(f -> {
+                    if (session.isClosed()) {
+                        if (f.isSuccess()) {
+                            ((BackendConnection) f.getNow()).close();
+                        }
+                        return;
+                    }
+                    if (!f.isSuccess()) {
+                        if (f.cause() instanceof BackendException be && be.serverError().isPresent()) {
+                            BackendException.ServerError e = be.serverError().get();
+                            session.commandFailed(e.code(), e.sqlState(), e.message());
+                        } else {
+                            session.commandFailed(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
+                                    "backend '" + node.name() + "' is unavailable: " + f.cause().getMessage());
+                        }
+                        return;
+                    }
+                    session.backends().closeAll();
+                    session.statements().clear();
+                    session.identity(next, nextDatabase);
+                    session.resetRoutingState();
+                    session.backends().adopt((BackendConnection) f.getNow());
+                    session.commandDone();
+                    session.replyOk();
+                    session.resume();
+                });
     }
 }

@@ -249,6 +249,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                         return;
                     }
                     session.backends().adopt((BackendConnection) f.getNow());
+                    session.started();
                     done = true;
                     timeout.cancel(false);
                     ByteBuf out = Replies.ok(ctx.alloc(), nextSequence, capabilities, ServerStatus.AUTOCOMMIT);

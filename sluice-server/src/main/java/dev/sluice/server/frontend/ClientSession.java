@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * frames that continue a command (16 MB packets, LOCAL INFILE data) pass while a response is due.
  * Everything runs on the client channel's event loop.
  */
-public final class ClientSession {
+public final class ClientSession implements EndpointRuntime.SessionHandle {
     private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
     /** Beyond this many queued frames the client is not read until the queue drains. */
     private static final int MAX_QUEUED_FRAMES = 64;
@@ -68,6 +68,7 @@ public final class ClientSession {
     private int replySequence;
     private int serverStatus = ServerStatus.AUTOCOMMIT;
     private boolean readingPaused;
+    private boolean uploadPaused;
     private boolean closed;
 
     ClientSession(Channel client, ProxyRuntime proxy, EndpointRuntime endpoint, long connectionId, byte[] scramble,
@@ -79,7 +80,8 @@ public final class ClientSession {
         this.scramble = scramble;
         this.identity = identity;
         this.database = database;
-        this.backends = new SessionBackends(client.eventLoop(), proxy.connector(), endpoint);
+        this.backends = new SessionBackends(client.eventLoop(), proxy.connector(), endpoint, proxy.metrics(),
+                this::onBackendLost);
         this.forwarder = new ClientForwarder(client, this);
         this.routing = RoutingSession.open(endpoint.view());
         this.executor = new RouteExecutor(this);
@@ -170,7 +172,7 @@ public final class ClientSession {
         drain();
         if (frames.size() > MAX_QUEUED_FRAMES && !readingPaused) {
             readingPaused = true;
-            client.config().setAutoRead(false);
+            updateAutoRead();
         }
     }
 
@@ -205,7 +207,7 @@ public final class ClientSession {
         }
         if (readingPaused && frames.size() <= MAX_QUEUED_FRAMES / 2) {
             readingPaused = false;
-            client.config().setAutoRead(true);
+            updateAutoRead();
         }
     }
 
@@ -216,7 +218,8 @@ public final class ClientSession {
         if (last) {
             continuationTarget = null;
         }
-        target.write(frame, last);
+        target.write(frame, true);
+        holdClientWhileBusy(target);
     }
 
     private void forwardUpload(ByteBuf frame) {
@@ -225,7 +228,28 @@ public final class ClientSession {
         if (end) {
             uploadTarget = null;
         }
-        target.write(frame, end);
+        target.write(frame, true);
+        holdClientWhileBusy(target);
+    }
+
+    /**
+     * Client-to-server backpressure, the mirror of the result path's: bytes the client uploads
+     * (LOCAL INFILE data, the frames of a 16 MB+ packet) are flushed as they come, and while the
+     * backend's socket is full the client is not read, so that nothing piles up in Sluice.
+     */
+    private void holdClientWhileBusy(BackendConnection target) {
+        if (uploadPaused || target.isWritable(() -> {
+            uploadPaused = false;
+            updateAutoRead();
+        })) {
+            return;
+        }
+        uploadPaused = true;
+        updateAutoRead();
+    }
+
+    private void updateAutoRead() {
+        client.config().setAutoRead(!readingPaused && !uploadPaused);
     }
 
     private static int payloadLength(ByteBuf frame) {
@@ -406,6 +430,21 @@ public final class ClientSession {
         executor.run(r.statement(), d, r.frame(), r.kind(), r.own(), r.binding());
     }
 
+    @Override
+    public void leaveRetiredNodesSoon() {
+        client.eventLoop().execute(() -> {
+            if (!closed && !awaiting && frames.isEmpty()) {
+                leaveRetiredNodes();
+            }
+        });
+    }
+
+    /** The login is complete: the session counts as live. */
+    void started() {
+        endpoint.register(this);
+        proxy.metrics().sessionOpened(endpoint.name());
+    }
+
     /** At a transaction boundary, closes connections to nodes removed or being drained. */
     private void leaveRetiredNodes() {
         for (int id : routing.leaveRetiredNodes(endpoint.view().topology())) {
@@ -414,6 +453,27 @@ public final class ClientSession {
                 backends.remove(b);
                 statements.forgetNode(id);
             }
+        }
+    }
+
+    /**
+     * The server closed a backend between two commands (KILL, restart, wait_timeout). Its prepared
+     * statements went with it: their ids must not be sent to the connection that replaces it (they
+     * name other statements there, or none). An open transaction went with it too: going on with a
+     * new connection would commit the rest of it as if it were whole, so the client loses its
+     * connection, as it would going direct.
+     */
+    private void onBackendLost(BackendConnection backend) {
+        if (closed) {
+            return;
+        }
+        statements.forgetNode(backend.nodeId());
+        boolean primary = endpoint.view().topology().primary().map(dev.sluice.routing.topology.Node::id).orElse(-1)
+                == backend.nodeId();
+        if (primary && (routing.inTransaction() || ServerStatus.has(serverStatus, ServerStatus.IN_TRANS))) {
+            LOG.info("session {}: backend {} closed inside a transaction; closing the client connection",
+                    connectionId, backend.nodeName());
+            close();
         }
     }
 
@@ -433,6 +493,7 @@ public final class ClientSession {
     // ---- replies Sluice writes itself ----
 
     void replyError(int code, String sqlState, String message) {
+        proxy.metrics().errorReturned(endpoint.name(), code);
         client.writeAndFlush(Replies.error(client.alloc(), replySequence, identity.capabilities(), code, sqlState,
                 message), client.voidPromise());
     }
@@ -485,6 +546,12 @@ public final class ClientSession {
     void failAndClose(int code, String sqlState, String message) {
         replyError(code, sqlState, message);
         close();
+    }
+
+    /** Refuses a packet that was never taken as a command: the ERR answers that packet's sequence id. */
+    void failAndClose(int sequenceId, int code, String sqlState, String message) {
+        replySequence = sequenceId & Packets.SEQUENCE_MASK;
+        failAndClose(code, sqlState, message);
     }
 
     /** Session state that routing keeps (transaction, pins, temp tables, history) starts over. */
@@ -553,6 +620,8 @@ public final class ClientSession {
             requestEnded();
             backends.closeAll();
         }
+        endpoint.unregister(this);
+        proxy.metrics().sessionClosed(endpoint.name());
         endpoint.sessionEnded();
     }
 

@@ -19,7 +19,7 @@ final class ClientSessionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof ClientFrameDecoder.OversizedPacket big) {
-            session.failAndClose(ErrorCodes.ER_NET_PACKET_TOO_LARGE, ErrorCodes.SQLSTATE_COMMUNICATION,
+            session.failAndClose(big.sequenceId() + 1, ErrorCodes.ER_NET_PACKET_TOO_LARGE, ErrorCodes.SQLSTATE_COMMUNICATION,
                     "Got a packet bigger than 'max_allowed_packet' bytes (" + big.size() + " > " + big.limit()
                             + "); raise limits.max-packet-size in Sluice's configuration if this is intended");
             return;

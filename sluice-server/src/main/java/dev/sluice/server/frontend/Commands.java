@@ -203,8 +203,8 @@ final class Commands {
     private void unsupported(int command, ByteBuf frame) {
         frame.release();
         session.replyError(ErrorCodes.ER_UNKNOWN_COM_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
-                "command " + Command.name(command) + " (0x" + Integer.toHexString(command)
-                        + ") is not supported through Sluice; connect to the server directly for it");
+                "command " + Command.name(command) + " is not supported through Sluice; connect to the server "
+                        + "directly for it");
     }
 
     static int payloadLength(ByteBuf frame) {

@@ -41,7 +41,7 @@ final class ConsistentReads {
                     settled[0] = true;
                     // The replica did not even answer its own bounded wait: it is hung; leave it.
                     session.backends().remove(b);
-                    timedOut(statement, wait.onTimeout(), frame, kind, own, binding);
+                    timedOut(statement, wait.onTimeout(), frame, kind, own, binding, started);
                 }
             }, wait.timeout().toMillis() + WAIT_GRACE_MS, TimeUnit.MILLISECONDS);
             InternalQuery.run(b, GtidWait.query(wait.position(), wait.timeout(), b.serverVersion()))
@@ -56,9 +56,11 @@ final class ConsistentReads {
                             return;
                         }
                         if (error == null && GtidWait.reached(result)) {
+                            session.proxy().metrics().consistencyWait(session.endpoint().name(), "ok",
+                                    System.nanoTime() - started);
                             session.executor().sendToReplica(statement, decision, replica, frame, kind, own, binding);
                         } else {
-                            timedOut(statement, wait.onTimeout(), frame, kind, own, binding);
+                            timedOut(statement, wait.onTimeout(), frame, kind, own, binding, started);
                         }
                     }));
         });
@@ -75,7 +77,7 @@ final class ConsistentReads {
                         return;
                     }
                     if (error != null) {
-                        timedOut(statement, need.onTimeout(), frame, kind, own, binding);
+                        timedOut(statement, need.onTimeout(), frame, kind, own, binding, started);
                         return;
                     }
                     RouteDecision next = Router.routeAtPrimaryPosition(statement, session.routing(),
@@ -85,11 +87,15 @@ final class ConsistentReads {
     }
 
     private void timedOut(Statement statement, TimeoutAction action, ByteBuf frame, ResponseKind kind,
-            CommandListener own, Binding binding) {
-                if (action == TimeoutAction.PRIMARY) {
+            CommandListener own, Binding binding, long started) {
+        String endpoint = session.endpoint().name();
+        long waited = System.nanoTime() - started;
+        if (action == TimeoutAction.PRIMARY) {
+            session.proxy().metrics().consistencyWait(endpoint, "timeout-primary", waited);
             session.executor().toPrimary(statement, RouteDecision.primary(RouteReason.CONSISTENCY_TIMEOUT), frame,
                     kind, own, binding);
         } else {
+            session.proxy().metrics().consistencyWait(endpoint, "timeout-error", waited);
             frame.release();
             RouteError e = RouteError.consistencyTimeout();
             session.commandFailed(e.errorCode(), e.sqlState(), e.message());

@@ -47,6 +47,7 @@ public final class EndpointListener {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast("allow", new AllowListGate(endpoint));
                         ch.pipeline().addLast("frames", new ClientFrameDecoder(proxy.config().limits().maxPacketSize()));
                         ch.pipeline().addLast("login", new ClientHandshakeHandler(proxy, endpoint));
                     }

@@ -55,10 +55,12 @@ final class RouteExecutor {
         } else if (decision instanceof RouteDecision.ToAllBackends) {
             everywhere(statement, decision, frame, kind);
         } else if (decision instanceof RouteDecision.Reject j) {
+            routed(null, "rejected", decision);
             frame.release();
             RouteError e = j.error();
             session.replyError(e.errorCode(), e.sqlState(), e.message());
         } else if (decision instanceof RouteDecision.AnswerLocally) {
+            routed(null, "local", decision);
             frame.release();
             answerLastGtid();
         } else if (decision instanceof RouteDecision.NeedPrimaryPosition n) {
@@ -86,6 +88,7 @@ final class RouteExecutor {
         }
         session.routing().onStatementSent(statement, decision);
         NodeRef node = session.proxy().ref(p);
+        routed(node.name(), "primary", decision);
         if (binding == null) {
             session.forward(node, frame, kind, listener.with(own));
         } else {
@@ -112,6 +115,7 @@ final class RouteExecutor {
     void sendToReplica(Statement statement, RouteDecision decision, NodeRef node, ByteBuf frame, ResponseKind kind,
             CommandListener own, Binding binding) {
         session.routing().onStatementSent(statement, decision);
+        routed(node.name(), "replica", decision);
         session.keepForRetry(frame, statement, kind, own, binding, node.id());
         if (binding == null) {
             session.forward(node, frame, kind, listener.with(own));
@@ -150,7 +154,13 @@ final class RouteExecutor {
             }
         }
         session.routing().onStatementSent(statement, decision);
+        routed(answering.get().name(), "all", decision);
         session.forward(answering.get(), frame, kind, listener.with(CommandListener.NONE));
+    }
+
+    private void routed(String node, String target, RouteDecision decision) {
+        session.proxy().metrics().statementRouted(session.endpoint().name(), node, target,
+                decision.reason().metricName());
     }
 
     private boolean isReplica(int nodeId) {

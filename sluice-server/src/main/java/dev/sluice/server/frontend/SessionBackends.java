@@ -7,6 +7,7 @@ import dev.sluice.server.backend.LoginRequest;
 import dev.sluice.server.backend.QueryResult;
 import dev.sluice.server.backend.SessionTracking;
 import dev.sluice.server.backend.TextResultCollector;
+import dev.sluice.server.metrics.SluiceMetrics;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
 import io.netty.channel.EventLoop;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -29,10 +31,16 @@ final class SessionBackends {
     private final EventLoop loop;
     private final BackendConnector connector;
     private final EndpointRuntime endpoint;
+    private final SluiceMetrics metrics;
+    private final Consumer<BackendConnection> lost;
     private final Map<Integer, BackendConnection> open = new HashMap<>();
     private final Map<Integer, Promise<BackendConnection>> opening = new HashMap<>();
 
-    SessionBackends(EventLoop loop, BackendConnector connector, EndpointRuntime endpoint) {
+    /** {@code lost} hears of a session backend that the server closed between two commands. */
+    SessionBackends(EventLoop loop, BackendConnector connector, EndpointRuntime endpoint, SluiceMetrics metrics,
+            Consumer<BackendConnection> lost) {
+        this.metrics = metrics;
+        this.lost = lost;
         this.loop = loop;
         this.connector = connector;
         this.endpoint = endpoint;
@@ -69,6 +77,7 @@ final class SessionBackends {
         Promise<BackendConnection> done = loop.newPromise();
         opening.put(node.id(), done);
         connector.connect(loop, node.name(), node.id(), node.address(), login.get()).addListener(f -> {
+            metrics.backendConnect(node.name(), f.isSuccess());
             if (!f.isSuccess()) {
                 opening.remove(node.id());
                 done.tryFailure(f.cause());
@@ -82,6 +91,7 @@ final class SessionBackends {
                     b.close();
                     done.tryFailure(error);
                 } else if (!done.isDone()) {
+                    watch(b);
                     open.put(node.id(), b);
                     endpoint.backendOpened(node.id());
                     done.trySuccess(b);
@@ -113,8 +123,18 @@ final class SessionBackends {
     /** Adds a connection opened elsewhere (the first one, at login). */
     void adopt(BackendConnection b) {
         SessionTracking.enable(b);
+        watch(b);
         open.put(b.nodeId(), b);
         endpoint.backendOpened(b.nodeId());
+    }
+
+    private void watch(BackendConnection b) {
+        b.onLostWhileIdle(() -> {
+            if (open.remove(b.nodeId(), b)) {
+                endpoint.backendClosed(b.nodeId());
+                lost.accept(b);
+            }
+        });
     }
 
     void remove(BackendConnection b) {

@@ -18,6 +18,28 @@ public final class EndpointRuntime implements ActiveRequests {
     private final NodeCounters counters = new NodeCounters();
     private final AtomicInteger sessions = new AtomicInteger();
     private final LongAdder commands = new LongAdder();
+    private final java.util.Set<SessionHandle> liveSessions = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** What the runtime may ask of a live session, on its own event loop. */
+    public interface SessionHandle {
+        /** Close connections to removed or draining nodes if the session is at a transaction boundary. */
+        void leaveRetiredNodesSoon();
+    }
+
+    public void register(SessionHandle s) {
+        liveSessions.add(s);
+    }
+
+    public void unregister(SessionHandle s) {
+        liveSessions.remove(s);
+    }
+
+    /** Asks every live session to leave removed or draining nodes as soon as it can. */
+    public void sessionsLeaveRetiredNodes() {
+        for (SessionHandle s : liveSessions) {
+            s.leaveRetiredNodesSoon();
+        }
+    }
 
     public EndpointRuntime(EndpointConfig config, Topology topology) {
         this.config = config;

@@ -3,10 +3,12 @@ package dev.sluice.server.runtime;
 import dev.sluice.routing.topology.Node;
 import dev.sluice.routing.topology.Topology;
 import dev.sluice.server.auth.Authenticator;
+import dev.sluice.server.auth.ClientSecurity;
 import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.config.ConfigValues;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.consistency.PrimaryPositionSource;
+import dev.sluice.server.metrics.SluiceMetrics;
 import dev.sluice.server.monitor.TopologyHolder;
 import java.util.Collection;
 import java.util.Map;
@@ -29,11 +31,14 @@ public final class ProxyRuntime {
     private volatile SluiceConfig config;
     private volatile ServerIdentity identity = ServerIdentity.FALLBACK;
     private volatile PrimaryPositionSource primaryPositions;
+    private final SluiceMetrics metrics;
     private volatile java.util.function.IntConsumer probeNow = id -> { };
+    private volatile ClientSecurity clientSecurity = ClientSecurity.NONE;
 
     public ProxyRuntime(SluiceConfig config, BackendConnector connector, Authenticator authenticator,
-            TopologyHolder topology) {
+            TopologyHolder topology, SluiceMetrics metrics) {
         this.config = config;
+        this.metrics = metrics;
         this.connector = connector;
         this.authenticator = authenticator;
         this.topology = topology;
@@ -104,6 +109,26 @@ public final class ProxyRuntime {
                 .map(n -> t.withState(n.name(), n.state().withReachable(false)))
                 .orElse(t));
         probeNow.accept(nodeId);
+    }
+
+    /** Every session of every endpoint leaves removed or draining nodes at its next boundary. */
+    public void sessionsLeaveRetiredNodes() {
+        for (EndpointRuntime e : endpoints.values()) {
+            e.sessionsLeaveRetiredNodes();
+        }
+    }
+
+    public SluiceMetrics metrics() {
+        return metrics;
+    }
+
+    /** TLS toward clients and the limit on failed logins. */
+    public ClientSecurity clientSecurity() {
+        return clientSecurity;
+    }
+
+    public void clientSecurity(ClientSecurity security) {
+        this.clientSecurity = security;
     }
 
     public void addEndpoint(EndpointRuntime e) {

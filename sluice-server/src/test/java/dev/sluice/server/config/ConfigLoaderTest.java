@@ -76,7 +76,7 @@ class ConfigLoaderTest {
                   - {name: rw, listen: 127.0.0.1:6033}
                 """).endpoints().get(0).policy();
         assertThat(e.mode()).isEqualTo(EndpointMode.READ_WRITE);
-        assertThat(e.nodes()).containsExactly("primary", "ro1", "ro2");
+        assertThat(e.nodes()).as("no list: every node, also those added later").isEmpty();
         assertThat(e.weights()).isEqualTo(ReadWeights.AUTO);
         assertThat(e.balancer()).isEqualTo(BalancerKind.LEAST_ACTIVE);
         assertThat(e.consistency()).isEqualTo(ConsistencyLevel.EVENTUAL);
@@ -89,12 +89,13 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void readOnlyEndpointsDefaultToTheReplicas() {
+    void readOnlyEndpointsTakeEveryNodeByDefault() {
         EndpointPolicy e = parse("""
                 endpoints:
                   - {name: ro, listen: 127.0.0.1:6034, mode: read-only}
                 """).endpoints().get(0).policy();
-        assertThat(e.nodes()).containsExactly("ro1", "ro2");
+        assertThat(e.nodes()).isEmpty();
+        assertThat(e.mode()).isEqualTo(EndpointMode.READ_ONLY);
     }
 
     @Test
