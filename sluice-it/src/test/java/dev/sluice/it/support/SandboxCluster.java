@@ -41,7 +41,11 @@ public final class SandboxCluster {
     public static final String MONITOR_USER = "monitor";
     public static final String MONITOR_PASSWORD = "monitor";
     public static final int REPLICAS = 3;
-    public static final int BASE_PORT = 3321;
+    /**
+     * First port of the cluster; {@code -Dsluice.sandbox.port=P} moves it, so that two checkouts
+     * (or two people) can run the integration tests at the same time.
+     */
+    public static final int BASE_PORT = Integer.getInteger("sluice.sandbox.port", 3321);
 
     private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration STOP_TIMEOUT = Duration.ofMinutes(2);
