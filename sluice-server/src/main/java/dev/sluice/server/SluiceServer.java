@@ -156,7 +156,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
 
     @Override
     public EndpointRuntime start(EndpointConfig e) {
-        EndpointRuntime endpoint = new EndpointRuntime(e, runtime.topology());
+        EndpointRuntime endpoint = new EndpointRuntime(e, runtime.topology(), runtime.config().limits().ioThreads());
         EndpointListener l = new EndpointListener(endpoint);
         try {
             l.bind(transport, boss, workers, runtime);
@@ -178,6 +178,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
             if (l.endpoint().name().equals(name)) {
                 l.close();
                 listeners.remove(l);
+                l.endpoint().closePools();
             }
         }
         runtime.removeEndpoint(name);
@@ -237,6 +238,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         admin.close();
         for (EndpointListener l : listeners) {
             l.close();
+            l.endpoint().closePools();
         }
         metrics.close();
         monitor.close();

@@ -84,6 +84,21 @@ public final class BackendConnection {
     }
 
     /** Responses still owed by the server. */
+    /**
+     * What session state this connection carries, as the session that last used it described it
+     * (its schema, replayed SET history …); null for a connection nobody has used yet. A pooled
+     * connection whose tag differs from what the next session needs is reset and given that state.
+     */
+    public String stateTag() {
+        return stateTag;
+    }
+
+    public void stateTag(String tag) {
+        this.stateTag = tag;
+    }
+
+    private String stateTag;
+
     public int pendingResponses() {
         return inFlight.size();
     }

@@ -210,8 +210,14 @@ public final class ConfigLoader {
                 allow,
                 e.integer("max-connections", EndpointPolicy.DEFAULT_MAX_CONNECTIONS, 1, 1_000_000));
         boolean requireTls = e.bool("require-tls", false);
+        PoolSettings pool = new PoolSettings(
+                e.integer("pool-max-connections", PoolSettings.DEFAULTS.maxConnectionsPerNode(), 1, 100_000),
+                e.parsed("pool-idle-timeout", PoolSettings.DEFAULTS.idleTimeout(),
+                        v -> ConfigValues.duration(e.path() + ".pool-idle-timeout", v)),
+                e.parsed("pool-wait-timeout", PoolSettings.DEFAULTS.waitTimeout(),
+                        v -> ConfigValues.duration(e.path() + ".pool-wait-timeout", v)));
         e.rejectUnknownKeys();
-        return new EndpointConfig(listen, policy, requireTls);
+        return new EndpointConfig(listen, policy, requireTls, pool);
     }
 
     private static ReadWeights weights(YamlSection e, List<String> endpointNodes) {

@@ -7,11 +7,15 @@ import dev.sluice.routing.policy.EndpointPolicy;
  * One endpoint: where it listens, whether its clients must use TLS, and its routing policy
  * (everything else it is configured with).
  */
-public record EndpointConfig(HostPort listen, EndpointPolicy policy, boolean requireTls) {
+public record EndpointConfig(HostPort listen, EndpointPolicy policy, boolean requireTls, PoolSettings pool) {
 
     /** An endpoint that accepts clients with or without TLS. */
     public EndpointConfig(HostPort listen, EndpointPolicy policy) {
-        this(listen, policy, false);
+        this(listen, policy, false, PoolSettings.DEFAULTS);
+    }
+
+    public EndpointConfig(HostPort listen, EndpointPolicy policy, boolean requireTls) {
+        this(listen, policy, requireTls, PoolSettings.DEFAULTS);
     }
 
     public String name() {
@@ -27,6 +31,6 @@ public record EndpointConfig(HostPort listen, EndpointPolicy policy, boolean req
     }
 
     public EndpointConfig withPolicy(EndpointPolicy newPolicy) {
-        return new EndpointConfig(listen, newPolicy, requireTls);
+        return new EndpointConfig(listen, newPolicy, requireTls, pool);
     }
 }

@@ -53,6 +53,9 @@ public final class EndpointSettings {
         o.put("connection-pool", p.connectionPool().configName());
         o.set("allow", strings(p.allow()));
         o.put("max-connections", p.maxConnections());
+        o.put("pool-max-connections", e.pool().maxConnectionsPerNode());
+        o.put("pool-idle-timeout", duration(e.pool().idleTimeout()));
+        o.put("pool-wait-timeout", duration(e.pool().waitTimeout()));
         if (e.requireTls()) {
             o.put("require-tls", true);
         }

@@ -64,7 +64,10 @@ final class ChangeUser {
 
     private void check(String plugin, byte[] answer, boolean mayReload) {
         String host = session.identity().clientHost();
-        AuthOutcome outcome = session.proxy().authenticator().check(user, host, plugin, session.scramble(), answer);
+        // TLS counts for accounts that REQUIRE SSL; full authentication is for the login only.
+        boolean secure = session.client().pipeline().get(io.netty.handler.ssl.SslHandler.class) != null;
+        AuthOutcome outcome = session.proxy().authenticator().check(user, host, plugin, session.scramble(), answer,
+                secure, false);
         if (outcome instanceof AuthOutcome.SwitchPlugin sw) {
             ByteBuf out = session.client().alloc().buffer();
             int start = Packets.beginPacket(out);
@@ -84,6 +87,9 @@ final class ChangeUser {
                 session.proxy().authenticator().accounts().reloadIfAllowed().whenComplete((v, e) ->
                         session.client().eventLoop().execute(() -> check(plugin, answer, false)));
                 return;
+            }
+            if (denied.reason() != AuthOutcome.Reason.UNSUPPORTED_PLUGIN) {
+                session.proxy().clientSecurity().logins().failed(host);
             }
             session.commandFailed(ErrorCodes.ER_ACCESS_DENIED_ERROR, ErrorCodes.SQLSTATE_ACCESS_DENIED,
                     "Access denied for user '" + user + "'@'" + host + "' (using password: "

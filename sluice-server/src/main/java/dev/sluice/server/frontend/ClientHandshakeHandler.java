@@ -23,6 +23,7 @@ import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
 import dev.sluice.server.runtime.ProxyRuntime;
 import dev.sluice.server.runtime.ServerIdentity;
+import dev.sluice.server.tls.ClientTls;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -33,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,12 +44,16 @@ import org.slf4j.LoggerFactory;
  * accounts, and the first backend login. Then the channel is handed to a {@link ClientSession}.
  *
  * <pre>
- *   greeting(scramble) ──▶ HandshakeResponse41 ──▶ check ──▶ first backend ──▶ OK ──▶ session
- *                                   │  └──▶ AuthSwitchRequest ──▶ answer ──▶ check
- *                                   └──▶ ERR 1045 / 1043, close
+ *   greeting(scramble) ─┬────────────────────────────▶ HandshakeResponse41 ──▶ check ──▶ first backend ──▶ OK ──▶ session
+ *   (CLIENT_SSL)        └─▶ SSLRequest ─▶ TLS handshake ─┘       │  ├──▶ AuthSwitchRequest ──▶ answer ──▶ check
+ *                                                                │  └──▶ 0x01 0x04 (full auth, TLS) ──▶ password ──▶ check
+ *                                                                └──▶ ERR 1045 / 1043, close
  * </pre>
  *
- * <p>A client that says nothing, or too little, is cut at the handshake timeout.
+ * <p>A client that says nothing, or too little, is cut at the handshake timeout (which covers the
+ * TLS handshake too). An address with too many failed logins is refused before the greeting (ERR
+ * 1129), and every refused login counts toward that limit. An endpoint with {@code require-tls} and
+ * an account that {@code REQUIRE}s SSL refuse a login that did not come over TLS.
  */
 final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(ClientHandshakeHandler.class);
@@ -56,6 +62,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
     private static final int SCRAMBLE_MIN = 0x21;
     private static final int SCRAMBLE_RANGE = 0x7E - SCRAMBLE_MIN;
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final int ER_HOST_IS_BLOCKED = 1129;
 
     private final ProxyRuntime proxy;
     private final EndpointRuntime endpoint;
@@ -66,6 +73,9 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
     private long capabilities;
     private int nextSequence;
     private boolean awaitingSwitchAnswer;
+    private String switchedPlugin = Authenticator.NATIVE;
+    private boolean awaitingClearPassword;
+    private boolean secure;
     private boolean busy;
     private boolean reloaded;
     private boolean counted;
@@ -88,6 +98,14 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         long offered = offeredCapabilities();
+        String host = clientHost(ctx);
+        Optional<java.time.Duration> blocked = proxy.clientSecurity().logins().blockedFor(host);
+        if (blocked.isPresent()) {
+            long seconds = Math.max(1, blocked.get().toSeconds());
+            refuse(ctx, 0, ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL, "Host '" + host + "' is blocked because of "
+                    + "many failed logins; it may try again in " + seconds + " s (limits.login-failures)");
+            return;
+        }
         if (!endpoint.trySessionStarted()) {
             refuse(ctx, 0, ErrorCodes.ER_CON_COUNT_ERROR, "08004", "Too many connections");
             return;
@@ -113,7 +131,8 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     private long offeredCapabilities() {
-        return dev.sluice.server.backend.BackendCapabilities.offeredToClients(proxy.identity().capabilities(), false);
+        return dev.sluice.server.backend.BackendCapabilities.offeredToClients(proxy.identity().capabilities(),
+                proxy.clientSecurity().tls().isPresent());
     }
 
     @Override
@@ -139,16 +158,42 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                 awaitingSwitchAnswer = false;
                 byte[] answer = new byte[payload.readableBytes()];
                 payload.readBytes(answer);
-                check(ctx, Authenticator.NATIVE, answer);
+                check(ctx, switchedPlugin, answer);
+                return;
+            }
+            if (awaitingClearPassword) {
+                awaitingClearPassword = false;
+                byte[] password = ClearPassword.read(payload);
+                String user = login.username();
+                String host = clientHost(ctx);
+                decide(ctx, () -> proxy.authenticator().checkClearPassword(user, host, password, secure),
+                        password.length > 0, false);
                 return;
             }
             if (SslRequest.isSslRequest(payload)) {
-                refuse(ctx, nextSequence, ErrorCodes.ER_HANDSHAKE_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
-                        "TLS is not enabled on endpoint '" + endpoint.name() + "'; connect without SSL");
+                Optional<ClientTls> tls = proxy.clientSecurity().tls();
+                if (tls.isEmpty() || login != null || secure) {
+                    refuse(ctx, nextSequence, ErrorCodes.ER_HANDSHAKE_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
+                            tls.isEmpty() ? "TLS is not enabled on endpoint '" + endpoint.name()
+                                    + "'; connect without SSL" : "Bad handshake: unexpected SSL request");
+                    return;
+                }
+                secure = true;
+                ClientTlsStart.start(ctx, tls.get());
                 return;
             }
             login = HandshakeResponse41.decode(payload);
             capabilities = login.capabilities() & offeredCapabilities();
+            if (endpoint.config().requireTls() && !secure) {
+                String host = clientHost(ctx);
+                proxy.clientSecurity().logins().failed(host);
+                LOG.info("login refused for '{}' from {}: endpoint '{}' requires TLS", login.username(), host,
+                        endpoint.name());
+                refuse(ctx, nextSequence, ErrorCodes.ER_ACCESS_DENIED_ERROR, ErrorCodes.SQLSTATE_ACCESS_DENIED,
+                        "Access denied for user '" + login.username() + "'@'" + host + "': endpoint '" + endpoint.name()
+                                + "' requires TLS; connect with SSL (e.g. mariadb --ssl, sslMode=REQUIRED)");
+                return;
+            }
             check(ctx, login.authPluginName().orElse(Authenticator.NATIVE), login.authResponse());
         } catch (MalformedPacketException e) {
             refuse(ctx, nextSequence, ErrorCodes.ER_HANDSHAKE_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
@@ -159,10 +204,34 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void check(ChannelHandlerContext ctx, String plugin, byte[] answer) {
+        String user = login.username();
         String host = clientHost(ctx);
-        AuthOutcome outcome = proxy.authenticator().check(login.username(), host, plugin, scramble, answer);
+        decide(ctx, () -> proxy.authenticator().check(user, host, plugin, scramble, answer, secure, true),
+                answer.length > 0, CachingSha2Password.PLUGIN_NAME.equals(plugin));
+    }
+
+    /**
+     * Acts on a login check: switch plugin, ask for the full password, refuse (after one account
+     * reload), or log in.
+     *
+     * @param fastAuthReply a caching_sha2_password scramble was accepted: say so (0x01 0x03) before the OK
+     */
+    private void decide(ChannelHandlerContext ctx, Supplier<AuthOutcome> attempt, boolean passwordGiven,
+            boolean fastAuthReply) {
+        String host = clientHost(ctx);
+        AuthOutcome outcome = attempt.get();
+        if (outcome instanceof AuthOutcome.FullAuthentication) {
+            awaitingClearPassword = true;
+            ByteBuf out = ctx.alloc().buffer();
+            int start = Packets.beginPacket(out);
+            new AuthMoreData(new byte[] {CachingSha2Password.PERFORM_FULL_AUTHENTICATION}).encode(out);
+            nextSequence = Packets.endPacket(out, start, nextSequence);
+            ctx.writeAndFlush(out);
+            return;
+        }
         if (outcome instanceof AuthOutcome.SwitchPlugin sw) {
             awaitingSwitchAnswer = true;
+            switchedPlugin = sw.plugin();
             ByteBuf out = ctx.alloc().buffer();
             int start = Packets.beginPacket(out);
             AuthSwitchRequest.withSeed(sw.plugin(), scramble).encode(out);
@@ -178,20 +247,25 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                 proxy.authenticator().accounts().reloadIfAllowed().whenComplete((v, e) -> ctx.executor().execute(() -> {
                     busy = false;
                     if (ctx.channel().isActive()) {
-                        check(ctx, plugin, answer);
+                        decide(ctx, attempt, passwordGiven, fastAuthReply);
                     }
                 }));
                 return;
             }
             LOG.info("login refused for '{}' from {}: {}", login.username(), host, denied.detail());
+            if (denied.reason() != AuthOutcome.Reason.UNSUPPORTED_PLUGIN
+                    && proxy.clientSecurity().logins().failed(host)) {
+                LOG.warn("client address {} blocked for {} after {} failed logins (limits.login-failures)", host,
+                        proxy.clientSecurity().logins().limit().block(), proxy.clientSecurity().logins().limit().max());
+            }
             String message = denied.reason() == AuthOutcome.Reason.UNSUPPORTED_PLUGIN ? denied.detail()
                     : "Access denied for user '" + login.username() + "'@'" + host + "' (using password: "
-                            + (answer.length > 0 ? "YES" : "NO") + ")";
+                            + (passwordGiven ? "YES" : "NO") + ")";
             refuse(ctx, nextSequence, ErrorCodes.ER_ACCESS_DENIED_ERROR, ErrorCodes.SQLSTATE_ACCESS_DENIED, message);
             return;
         }
         AuthOutcome.Accepted ok = (AuthOutcome.Accepted) outcome;
-        if (CachingSha2Password.PLUGIN_NAME.equals(plugin)) {
+        if (fastAuthReply) {
             ByteBuf out = ctx.alloc().buffer();
             int start = Packets.beginPacket(out);
             new AuthMoreData(new byte[] {CachingSha2Password.FAST_AUTH_SUCCESS}).encode(out);
@@ -226,18 +300,17 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         NodeRef first = target.get();
-        LoginRequest request = session.loginRequest();
         busy = true;
-        proxy.connector().connect(ctx.channel().eventLoop(), first.name(), first.id(), first.address(), request)
+        // Through the session, so that a pooled connection is used when the endpoint has a pool.
+        session.backends().open(first)
                 .addListener(f -> {
                     busy = false;
                     if (!ctx.channel().isActive()) {
-                        if (f.isSuccess()) {
-                            ((BackendConnection) f.getNow()).close();
-                        }
+                        session.backends().closeAll();
                         return;
                     }
                     if (!f.isSuccess()) {
+                        session.backends().closeAll();
                         Throwable cause = f.cause();
                         if (cause instanceof BackendException be && be.serverError().isPresent()) {
                             BackendException.ServerError e = be.serverError().get();
@@ -248,7 +321,6 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                         }
                         return;
                     }
-                    session.backends().adopt((BackendConnection) f.getNow());
                     session.started();
                     done = true;
                     timeout.cancel(false);

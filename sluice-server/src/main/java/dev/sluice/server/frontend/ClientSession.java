@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * frames that continue a command (16 MB packets, LOCAL INFILE data) pass while a response is due.
  * Everything runs on the client channel's event loop.
  */
-public final class ClientSession implements EndpointRuntime.SessionHandle {
+public final class ClientSession implements EndpointRuntime.SessionHandle, BackendState {
     private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
     /** Beyond this many queued frames the client is not read until the queue drains. */
     private static final int MAX_QUEUED_FRAMES = 64;
@@ -81,7 +81,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         this.identity = identity;
         this.database = database;
         this.backends = new SessionBackends(client.eventLoop(), proxy.connector(), endpoint, proxy.metrics(),
-                this::onBackendLost);
+                this::onBackendLost, this);
         this.forwarder = new ClientForwarder(client, this);
         this.routing = RoutingSession.open(endpoint.view());
         this.executor = new RouteExecutor(this);
@@ -312,7 +312,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
             action.accept(ready);
             return;
         }
-        Future<BackendConnection> opened = backends.open(node, this::loginRequest, () -> replayCommands(node.id()));
+        Future<BackendConnection> opened = backends.open(node);
         opened.addListener(f -> {
             if (closed) {
                 if (holdUntilDone != null && holdUntilDone.refCnt() > 0) {
@@ -337,6 +337,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         requestNode = b.nodeId();
         endpoint.requestStarted(requestNode);
         if (payloadLength(frame) == Packets.MAX_PAYLOAD) {
+            lockToBackends();
             b.expect(kind, forwarder);
             b.write(frame, true);
             continuationTarget = b;
@@ -357,6 +358,60 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         }
     }
 
+    @Override
+    public LoginRequest login() {
+        return loginRequest();
+    }
+
+    @Override
+    public Optional<String> schema() {
+        return routing.schema().or(() -> database);
+    }
+
+    @Override
+    public String stateTag() {
+        return stateTag(schema(), routing.replayHistory(), commands.multiStatementOption());
+    }
+
+    @Override
+    public String freshTag(Optional<String> schema) {
+        return stateTag(schema, List.of(), -1);
+    }
+
+    @Override
+    public List<ReplayCommand> replay(int nodeId) {
+        return commands.replayCommands(nodeId);
+    }
+
+    private static String stateTag(Optional<String> schema, List<String> history, int option) {
+        return "db=" + schema.orElse("") + "\u0000opt=" + option + "\u0000" + String.join("\u0000", history);
+    }
+
+    /**
+     * Transaction pooling: whether this session must keep its backend connections until it
+     * disconnects (SPEC §7: PREPARE, temporary tables, user variables, LOCK TABLES, GET_LOCK,
+     * multi-statements, stored procedures, packets over 16 MB — and binary-protocol statements,
+     * whose ids live on one connection).
+     */
+    boolean lockedToBackends() {
+        return lockedByProtocol || routing.lockedToBackend() || routing.pinnedToPrimary();
+    }
+
+    /** A binary prepared statement, LOCAL INFILE or a 16 MB+ packet ties the session to its connections. */
+    void lockToBackends() {
+        lockedByProtocol = true;
+    }
+
+    private boolean lockedByProtocol;
+
+    /** At a transaction boundary with a transaction pool, the session's connections go back to the pool. */
+    private void releaseIfAtBoundary() {
+        if (!routing.inTransaction() && !ServerStatus.has(serverStatus, ServerStatus.IN_TRANS) && !lockedToBackends()
+                && uploadTarget == null && continuationTarget == null && frames.isEmpty()) {
+            backends.releaseToPool();
+        }
+    }
+
     LoginRequest loginRequest() {
         Optional<String> schema = routing.schema().or(() -> database);
         return new LoginRequest(identity.user(), identity.credential(), schema, identity.capabilities(),
@@ -374,6 +429,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
             serverStatus = tracker.lastStatus();
         }
         if (tracker.isLocalInfileRequest()) {
+            lockToBackends();
             uploadTarget = backend;
             backend.expect(ResponseKind.RESULT, forwarder);
             drain();
@@ -386,6 +442,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         releaseRetry();
         done.onComplete(backend, tracker);
         leaveRetiredNodes();
+        releaseIfAtBoundary();
         drain();
     }
 
@@ -443,6 +500,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     void started() {
         endpoint.register(this);
         proxy.metrics().sessionOpened(endpoint.name());
+        releaseIfAtBoundary();
     }
 
     /** At a transaction boundary, closes connections to nodes removed or being drained. */

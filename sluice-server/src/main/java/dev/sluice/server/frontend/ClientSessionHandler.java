@@ -2,18 +2,63 @@ package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.response.ErrorCodes;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Feeds a logged-in client's packets to its {@link ClientSession}. */
-final class ClientSessionHandler extends ChannelInboundHandlerAdapter {
+/**
+ * Feeds a logged-in client's packets to its {@link ClientSession}, and closes a client that has
+ * been silent for {@code limits.idle-timeout} (the server's {@code wait_timeout}): idle means
+ * nothing read from it and nothing flushed to it for that long, while none of its commands is
+ * running — a client waiting for a long query's result is never cut.
+ */
+final class ClientSessionHandler extends ChannelDuplexHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ClientSessionHandler.class);
     private final ClientSession session;
+    private long idleTimeoutNanos;
+    private long lastActivity;
+    private ScheduledFuture<?> idleCheck;
 
     ClientSessionHandler(ClientSession session) {
         this.session = session;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        idleTimeoutNanos = session.proxy().config().limits().idleTimeout().toNanos();
+        lastActivity = System.nanoTime();
+        if (idleTimeoutNanos > 0) {
+            scheduleIdleCheck(ctx, idleTimeoutNanos);
+        }
+    }
+
+    private void scheduleIdleCheck(ChannelHandlerContext ctx, long delayNanos) {
+        idleCheck = ctx.executor().schedule(() -> checkIdle(ctx), delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void checkIdle(ChannelHandlerContext ctx) {
+        if (!ctx.channel().isActive() || session.isClosed()) {
+            return;
+        }
+        long idle = System.nanoTime() - lastActivity;
+        if (idle < idleTimeoutNanos) {
+            scheduleIdleCheck(ctx, idleTimeoutNanos - idle);
+            return;
+        }
+        if (commandRunning()) {
+            scheduleIdleCheck(ctx, idleTimeoutNanos);
+            return;
+        }
+        LOG.debug("session {}: closed after {} s without a command (limits.idle-timeout)", session.connectionId(),
+                TimeUnit.NANOSECONDS.toSeconds(idle));
+        session.close();
+    }
+
+    private boolean commandRunning() {
+        return session.backends().all().stream().anyMatch(b -> b.pendingResponses() > 0);
     }
 
     @Override
@@ -28,6 +73,18 @@ final class ClientSessionHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        lastActivity = System.nanoTime();
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void flush(ChannelHandlerContext ctx) {
+        lastActivity = System.nanoTime();
+        ctx.flush();
+    }
+
+    @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (ctx.channel().isWritable()) {
             session.onClientWritable();
@@ -37,6 +94,9 @@ final class ClientSessionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (idleCheck != null) {
+            idleCheck.cancel(false);
+        }
         session.onClientClosed();
     }
 

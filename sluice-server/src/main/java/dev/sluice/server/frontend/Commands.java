@@ -162,6 +162,10 @@ final class Commands {
 
     private int multiStatementOption = -1;
 
+    int multiStatementOption() {
+        return multiStatementOption;
+    }
+
     private void resetConnection(ByteBuf frame) {
         session.statements().clear();
         multiStatementOption = -1;

@@ -8,19 +8,14 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.WriteBufferWaterMark;
 import java.net.InetSocketAddress;
 
 /**
- * The listening socket of one endpoint. Each accepted client gets a frame decoder and the login
- * handler; its backends will live on the same event loop.
+ * The listening socket of one endpoint. Each accepted client gets a frame decoder, its memory
+ * budget and the login handler (TLS goes in front of the decoder if the client asks for it); its
+ * backends will live on the same event loop.
  */
 public final class EndpointListener {
-    /**
-     * Per-client outbound buffer bounds: above the high mark Sluice stops reading the backend
-     * that feeds the client. This bounds the memory a slow reader of a huge result can pin.
-     */
-    private static final WriteBufferWaterMark CLIENT_WATER_MARK = new WriteBufferWaterMark(128 * 1024, 512 * 1024);
     private static final int ACCEPT_BACKLOG = 1024;
 
     private final EndpointRuntime endpoint;
@@ -43,12 +38,17 @@ public final class EndpointListener {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, CLIENT_WATER_MARK)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        // What a session may hold (limits.session-memory): the outbound share bounds the memory
+                        // a slow reader of a huge result can pin; the inbound budget, a client that sends and
+                        // does not read, or a slow backend.
+                        SessionMemory memory = SessionMemory.of(proxy.config().limits().sessionMemory());
+                        ch.config().setWriteBufferWaterMark(memory.outbound());
                         ch.pipeline().addLast("allow", new AllowListGate(endpoint));
                         ch.pipeline().addLast("frames", new ClientFrameDecoder(proxy.config().limits().maxPacketSize()));
+                        ch.pipeline().addLast("budget", new InboundBudget(memory.inbound()));
                         ch.pipeline().addLast("login", new ClientHandshakeHandler(proxy, endpoint));
                     }
                 });

@@ -72,6 +72,8 @@ final class PreparedCommands {
         byte[] original = new byte[frame.readableBytes()];
         frame.getBytes(frame.readerIndex(), original);
         int clientId = session.statements().allocateId();
+        // Statement ids live on one backend connection: with a transaction pool the session keeps its own.
+        session.lockToBackends();
         PreparedStatement ps = new PreparedStatement(clientId, original, sql, Commands.classify(frame));
         NodeRef target = targetFor(ps);
         session.forward(target, frame, ResponseKind.PREPARE, new CommandListener() {

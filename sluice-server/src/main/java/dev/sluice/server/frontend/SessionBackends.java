@@ -1,15 +1,20 @@
 package dev.sluice.server.frontend;
 
+import dev.sluice.protocol.stream.ResponseKind;
+import dev.sluice.routing.policy.ConnectionPoolMode;
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.backend.BackendException;
-import dev.sluice.server.backend.LoginRequest;
+import dev.sluice.server.backend.InternalQuery;
 import dev.sluice.server.backend.QueryResult;
 import dev.sluice.server.backend.SessionTracking;
 import dev.sluice.server.backend.TextResultCollector;
 import dev.sluice.server.metrics.SluiceMetrics;
+import dev.sluice.server.pool.LoopPool;
+import dev.sluice.server.pool.PoolKey;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
@@ -20,30 +25,52 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
- * The backend connections of one client session, by node, opened when first needed. A backend
- * opened late first replays the session's state (USE, SET …) so that it agrees with the others
- * before it runs anything for the client.
+ * The backend connections of one client session, by node, opened when first needed — directly,
+ * or from the endpoint's pool (SPEC §7). Before a connection serves the session it is given the
+ * session's state: a new one replays the session's SET history; a pooled one that carried
+ * another session's state is reset (COM_RESET_CONNECTION) first. A connection's state tag says
+ * which state it carries, so a connection that already has it is used as it is.
+ *
+ * <p>Pool modes: {@code session} keeps connections for the session's life and returns them,
+ * reset, when the client leaves; {@code transaction} returns them at every transaction boundary
+ * ({@link #releaseToPool()}) unless the session is locked to them.
  */
 final class SessionBackends {
+    private static final int COM_RESET_CONNECTION = 0x1F;
+
     private final EventLoop loop;
     private final BackendConnector connector;
     private final EndpointRuntime endpoint;
     private final SluiceMetrics metrics;
     private final Consumer<BackendConnection> lost;
+    private final BackendState state;
     private final Map<Integer, BackendConnection> open = new HashMap<>();
     private final Map<Integer, Promise<BackendConnection>> opening = new HashMap<>();
 
     /** {@code lost} hears of a session backend that the server closed between two commands. */
     SessionBackends(EventLoop loop, BackendConnector connector, EndpointRuntime endpoint, SluiceMetrics metrics,
-            Consumer<BackendConnection> lost) {
-        this.metrics = metrics;
-        this.lost = lost;
+            Consumer<BackendConnection> lost, BackendState state) {
         this.loop = loop;
         this.connector = connector;
         this.endpoint = endpoint;
+        this.metrics = metrics;
+        this.lost = lost;
+        this.state = state;
+    }
+
+    private ConnectionPoolMode mode() {
+        return endpoint.config().policy().connectionPool();
+    }
+
+    private PoolKey key() {
+        var login = state.login();
+        return new PoolKey(login.user(), login.clientCapabilities(), login.collation());
+    }
+
+    private LoopPool pool() {
+        return endpoint.pool(loop, connector);
     }
 
     /** The node's connection if it is open and usable. */
@@ -52,6 +79,9 @@ final class SessionBackends {
         if (b != null && !b.isUsable()) {
             open.remove(nodeId);
             endpoint.backendClosed(nodeId);
+            if (mode() != ConnectionPoolMode.NONE) {
+                pool().discard(b);
+            }
             return null;
         }
         return b;
@@ -65,42 +95,74 @@ final class SessionBackends {
         return open.isEmpty() && opening.isEmpty();
     }
 
-    /**
-     * Opens a connection to {@code node}, logs in with {@code login}, runs {@code replay} (each a
-     * whole command packet) and completes once every replayed command succeeded.
-     */
-    Future<BackendConnection> open(NodeRef node, Supplier<LoginRequest> login, Supplier<List<ReplayCommand>> replay) {
+    /** Opens (or takes from the pool) a connection to {@code node} carrying the session's state. */
+    Future<BackendConnection> open(NodeRef node) {
         Promise<BackendConnection> existing = opening.get(node.id());
         if (existing != null) {
             return existing;
         }
         Promise<BackendConnection> done = loop.newPromise();
         opening.put(node.id(), done);
-        connector.connect(loop, node.name(), node.id(), node.address(), login.get()).addListener(f -> {
-            metrics.backendConnect(node.name(), f.isSuccess());
+        boolean pooled = mode() != ConnectionPoolMode.NONE;
+        Future<BackendConnection> got = pooled ? pool().acquire(node, key(), state::login)
+                : connector.connect(loop, node.name(), node.id(), node.address(), state.login());
+        got.addListener(f -> {
             if (!f.isSuccess()) {
+                metrics.backendConnect(node.name(), false);
                 opening.remove(node.id());
                 done.tryFailure(f.cause());
                 return;
             }
             BackendConnection b = (BackendConnection) f.getNow();
-            SessionTracking.enable(b);
-            runReplay(b, replay.get()).whenComplete((ok, error) -> loop.execute(() -> {
+            if (b.stateTag() == null) {
+                metrics.backendConnect(node.name(), true);
+            }
+            String tag = state.stateTag();
+            prepare(b, node.id(), tag).whenComplete((ok, error) -> loop.execute(() -> {
                 opening.remove(node.id());
                 if (error != null) {
-                    b.close();
+                    if (pooled) {
+                        pool().discard(b);
+                    } else {
+                        b.close();
+                    }
                     done.tryFailure(error);
                 } else if (!done.isDone()) {
+                    b.stateTag(tag);
                     watch(b);
                     open.put(node.id(), b);
                     endpoint.backendOpened(node.id());
                     done.trySuccess(b);
+                } else if (pooled) {
+                    pool().release(b, key());
                 } else {
                     b.close();
                 }
             }));
         });
         return done;
+    }
+
+    /** Gives {@code b} the session's state, unless it already carries it. */
+    private CompletableFuture<Void> prepare(BackendConnection b, int nodeId, String tag) {
+        List<ReplayCommand> commands = new ArrayList<>();
+        if (b.stateTag() == null) {
+            SessionTracking.enable(b);
+        } else if (b.stateTag().equals(tag)) {
+            return CompletableFuture.completedFuture(null);
+        } else {
+            commands.add(new ReplayCommand(resetPacket(b), ResponseKind.SINGLE));
+            commands.add(new ReplayCommand(InternalQuery.queryPacket(b.channel().alloc().buffer(),
+                    SessionTracking.enableStatement(b.serverVersion())), ResponseKind.RESULT));
+            state.schema().ifPresent(s -> commands.add(new ReplayCommand(InternalQuery.queryPacket(
+                    b.channel().alloc().buffer(), "USE `" + s.replace("`", "``") + "`"), ResponseKind.RESULT)));
+        }
+        commands.addAll(state.replay(nodeId));
+        return runReplay(b, commands);
+    }
+
+    private static ByteBuf resetPacket(BackendConnection b) {
+        return b.channel().alloc().buffer(5).writeMediumLE(1).writeByte(0).writeByte(COM_RESET_CONNECTION);
     }
 
     private static CompletableFuture<Void> runReplay(BackendConnection b, List<ReplayCommand> commands) {
@@ -120,9 +182,18 @@ final class SessionBackends {
         });
     }
 
-    /** Adds a connection opened elsewhere (the first one, at login). */
+    /**
+     * A connection opened outside this class (COM_CHANGE_USER opens one to check the new user):
+     * kept when there is no pool; with a pool it has served its purpose, and the pool opens the
+     * session's connections as it needs them.
+     */
     void adopt(BackendConnection b) {
+        if (mode() != ConnectionPoolMode.NONE) {
+            b.close();
+            return;
+        }
         SessionTracking.enable(b);
+        b.stateTag(state.stateTag());
         watch(b);
         open.put(b.nodeId(), b);
         endpoint.backendOpened(b.nodeId());
@@ -132,16 +203,44 @@ final class SessionBackends {
         b.onLostWhileIdle(() -> {
             if (open.remove(b.nodeId(), b)) {
                 endpoint.backendClosed(b.nodeId());
+                if (mode() != ConnectionPoolMode.NONE) {
+                    pool().discard(b);
+                }
                 lost.accept(b);
             }
         });
     }
 
+    /** Drops a connection that failed or must not be used any more. */
     void remove(BackendConnection b) {
         if (open.remove(b.nodeId(), b)) {
             endpoint.backendClosed(b.nodeId());
+            if (mode() != ConnectionPoolMode.NONE) {
+                pool().discard(b);
+                return;
+            }
         }
         b.close();
+    }
+
+    /**
+     * Transaction pooling: at a transaction boundary every idle connection goes back to the pool,
+     * tagged with the session's state so that the next session with the same state skips the reset.
+     */
+    void releaseToPool() {
+        if (mode() != ConnectionPoolMode.TRANSACTION) {
+            return;
+        }
+        String tag = state.stateTag();
+        for (BackendConnection b : List.copyOf(open.values())) {
+            if (b.pendingResponses() == 0 && !opening.containsKey(b.nodeId())) {
+                open.remove(b.nodeId());
+                endpoint.backendClosed(b.nodeId());
+                b.stateTag(tag);
+                b.onLostWhileIdle(() -> { });
+                pool().release(b, key());
+            }
+        }
     }
 
     /** Node ids with an open connection. */
@@ -149,15 +248,44 @@ final class SessionBackends {
         return java.util.Set.copyOf(open.keySet());
     }
 
+    /**
+     * The session ends. Without a pool its connections close; with one they are reset (temporary
+     * tables, user variables, locks and transactions must not reach another client) and returned.
+     */
     void closeAll() {
+        boolean pooled = mode() != ConnectionPoolMode.NONE;
         for (BackendConnection b : open.values()) {
-            b.close();
             endpoint.backendClosed(b.nodeId());
+            if (pooled && b.isUsable() && b.pendingResponses() == 0) {
+                returnReset(b);
+            } else if (pooled) {
+                pool().discard(b);
+            } else {
+                b.close();
+            }
         }
         open.clear();
         for (Promise<BackendConnection> p : opening.values()) {
             p.tryFailure(new BackendException("session closed"));
         }
         opening.clear();
+    }
+
+    private void returnReset(BackendConnection b) {
+        LoopPool pool = pool();
+        PoolKey key = key();
+        String fresh = state.freshTag(state.schema());
+        b.onLostWhileIdle(() -> { });
+        List<ReplayCommand> reset = List.of(new ReplayCommand(resetPacket(b), ResponseKind.SINGLE),
+                new ReplayCommand(InternalQuery.queryPacket(b.channel().alloc().buffer(),
+                        SessionTracking.enableStatement(b.serverVersion())), ResponseKind.RESULT));
+        runReplay(b, reset).whenComplete((ok, error) -> loop.execute(() -> {
+            if (error != null) {
+                pool.discard(b);
+            } else {
+                b.stateTag(fresh);
+                pool.release(b, key);
+            }
+        }));
     }
 }

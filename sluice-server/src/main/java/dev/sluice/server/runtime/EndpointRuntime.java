@@ -18,6 +18,9 @@ public final class EndpointRuntime implements ActiveRequests {
     private final NodeCounters counters = new NodeCounters();
     private final AtomicInteger sessions = new AtomicInteger();
     private final LongAdder commands = new LongAdder();
+    private final java.util.Map<io.netty.channel.EventLoop, dev.sluice.server.pool.LoopPool> pools =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final int ioThreads;
     private final java.util.Set<SessionHandle> liveSessions = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** What the runtime may ask of a live session, on its own event loop. */
@@ -42,6 +45,12 @@ public final class EndpointRuntime implements ActiveRequests {
     }
 
     public EndpointRuntime(EndpointConfig config, Topology topology) {
+        this(config, topology, 1);
+    }
+
+    /** @param ioThreads how many event loops share the endpoint's per-node pool bound */
+    public EndpointRuntime(EndpointConfig config, Topology topology, int ioThreads) {
+        this.ioThreads = Math.max(1, ioThreads);
         this.config = config;
         this.view = EndpointView.of(topology, config.policy());
     }
@@ -67,6 +76,32 @@ public final class EndpointRuntime implements ActiveRequests {
     public synchronized void reconfigure(EndpointConfig newConfig, Topology topology) {
         config = newConfig;
         view = view.next(topology, newConfig.policy());
+    }
+
+    /**
+     * The backend connection pool of {@code loop} for this endpoint (SPEC §7). Each event loop has
+     * its own, so that a pooled connection always lives on the loop of the session using it; the
+     * per-node bound is divided between them.
+     */
+    public dev.sluice.server.pool.LoopPool pool(io.netty.channel.EventLoop loop,
+            dev.sluice.server.backend.BackendConnector connector) {
+        return pools.computeIfAbsent(loop, l -> {
+            var p = config.pool();
+            int share = (p.maxConnectionsPerNode() + ioThreads - 1) / ioThreads;
+            return new dev.sluice.server.pool.LoopPool(l, connector, share, p.idleTimeout(), p.waitTimeout());
+        });
+    }
+
+    /** Backend connections the pools hold to {@code nodeId}, idle or leased. */
+    public int pooledConnections(int nodeId) {
+        return pools.values().stream().mapToInt(p -> p.open(nodeId)).sum();
+    }
+
+    /** Closes the pools' idle connections (the endpoint stops). */
+    public void closePools() {
+        for (var p : pools.values()) {
+            p.close();
+        }
     }
 
     // ---- load ----
