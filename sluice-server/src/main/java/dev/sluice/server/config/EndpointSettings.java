@@ -35,7 +35,8 @@ public final class EndpointSettings {
             for (String n : p.nodes()) {
                 w.put(n, custom.byNodeName().getOrDefault(n, 0));
             }
-            for (Map.Entry<String, Integer> x : custom.byNodeName().entrySet()) {
+            // Nodes outside an explicit list (or all, with no list) in name order: stable output.
+            for (Map.Entry<String, Integer> x : new java.util.TreeMap<>(custom.byNodeName()).entrySet()) {
                 if (!w.has(x.getKey())) {
                     w.put(x.getKey(), x.getValue());
                 }
