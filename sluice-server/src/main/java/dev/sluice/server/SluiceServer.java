@@ -60,6 +60,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
     private static final int UTF8MB4_GENERAL_CI = 45;
     private static final java.time.Duration PRIMARY_POSITION_TIMEOUT = java.time.Duration.ofSeconds(1);
     private static final int FIRST_ROUND_INTERVALS = 2;
+    private static final long SHUTDOWN_WAIT_SECONDS = 4;
     /** What Sluice's own connections (monitor, account loading) negotiate. */
     static final long INTERNAL_CAPABILITIES = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION
             | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA
@@ -80,13 +81,15 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
 
     private SluiceServer(SluiceConfig config, Optional<Path> configFile) {
         // First: a bad certificate stops the start before any thread exists.
-        ClientSecurity clientSecurity = new ClientSecurity(ClientTls.from(config.tls()),
+        Optional<Path> configDirectory = configFile.map(f -> f.toAbsolutePath().getParent());
+        ClientSecurity clientSecurity = new ClientSecurity(ClientTls.from(config.tls(), configDirectory),
                 new LoginThrottle(config.limits().loginFailures(), System::nanoTime));
         this.transport = Transport.best();
         this.boss = transport.newGroup(1, "sluice-accept");
         this.workers = transport.newGroup(config.limits().ioThreads(), "sluice-io");
         ProxyRuntime[] holder = new ProxyRuntime[1];
-        BackendTlsContexts backendTls = new BackendTlsContexts(() -> holder[0] == null ? config : holder[0].config());
+        BackendTlsContexts backendTls = new BackendTlsContexts(() -> holder[0] == null ? config : holder[0].config(),
+                configDirectory);
         config.nodes().forEach(n -> backendTls.apply(n.name()));
         BackendConnector connector = new BackendConnector(transport, config.limits().backendConnectTimeout(),
                 config.limits().backendConnectTimeout(), backendTls);
@@ -244,6 +247,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         monitor.close();
         primaryPositions.close();
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        // Bounded: during JVM shutdown the termination notice may never be delivered.
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
     }
 }

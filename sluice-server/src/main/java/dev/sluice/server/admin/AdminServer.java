@@ -90,11 +90,13 @@ public final class AdminServer implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (channel != null) {
-            channel.close().syncUninterruptibly();
+            channel.close().awaitUninterruptibly(SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             channel = null;
         }
         if (group != null) {
-            group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS).syncUninterruptibly();
+            // Bounded: during JVM shutdown the termination notice may never be delivered.
+            group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .awaitUninterruptibly(SHUTDOWN_TIMEOUT_SECONDS + 1, TimeUnit.SECONDS);
         }
     }
 

@@ -612,9 +612,58 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
         failAndClose(code, sqlState, message);
     }
 
+    // ---- transaction splitting: a BEGIN held back until the first write ----
+
+    private ByteBuf deferredBegin;
+
+    /** Keeps the client's BEGIN and answers it: the client is in a transaction, the primary not yet. */
+    void deferBegin(ByteBuf begin) {
+        releaseDeferredBegin();
+        deferredBegin = begin;
+        serverStatus |= ServerStatus.IN_TRANS;
+        replyOk();
+        routing.onResponse(serverStatus);
+    }
+
+    boolean hasDeferredBegin() {
+        return deferredBegin != null;
+    }
+
+    /** The held BEGIN, to send before the transaction's first statement on the primary. */
+    ByteBuf takeDeferredBegin() {
+        ByteBuf b = deferredBegin;
+        deferredBegin = null;
+        return b;
+    }
+
+    /** COMMIT or ROLLBACK of a split transaction that never reached the primary. */
+    void endDeferredTransaction() {
+        releaseDeferredBegin();
+        serverStatus &= ~ServerStatus.IN_TRANS;
+        replyOk();
+        routing.onResponse(serverStatus);
+        releaseIfAtBoundary();
+    }
+
+    private void releaseDeferredBegin() {
+        if (deferredBegin != null) {
+            deferredBegin.release();
+            deferredBegin = null;
+        }
+    }
+
+    /**
+     * Sends {@code command} (a whole packet) to {@code node} ahead of the client's current
+     * command; its answer is Sluice's own. Used for a held BEGIN.
+     */
+    void sendBefore(NodeRef node, ByteBuf command) {
+        withBackend(node, command, b -> b.send(command, ResponseKind.RESULT, new DiscardingSink(this)));
+    }
+
     /** Session state that routing keeps (transaction, pins, temp tables, history) starts over. */
     void resetRoutingState() {
         serverStatus = ServerStatus.AUTOCOMMIT;
+        releaseDeferredBegin();
         routing.reset();
     }
 
@@ -662,6 +711,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
             f.release();
         }
         releaseRetry();
+        releaseDeferredBegin();
         requestEnded();
         backends.closeAll();
         client.close();
@@ -675,6 +725,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
                 f.release();
             }
             releaseRetry();
+            releaseDeferredBegin();
             requestEnded();
             backends.closeAll();
         }

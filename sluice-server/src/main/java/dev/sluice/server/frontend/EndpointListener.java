@@ -64,7 +64,7 @@ public final class EndpointListener {
     /** Stops accepting; sessions already running go on until they end. */
     public void close() {
         if (channel != null) {
-            channel.close().syncUninterruptibly();
+            channel.close().awaitUninterruptibly(1, java.util.concurrent.TimeUnit.SECONDS);
         }
     }
 }

@@ -9,6 +9,7 @@ import dev.sluice.routing.RouteError;
 import dev.sluice.routing.RouteReason;
 import dev.sluice.routing.sql.AutocommitChange;
 import dev.sluice.routing.sql.Statement;
+import dev.sluice.routing.sql.TransactionControl;
 import dev.sluice.routing.topology.Node;
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.runtime.NodeRef;
@@ -86,9 +87,40 @@ final class RouteExecutor {
                     + "' is read-only right now (a switchover may be in progress): the write was not run; retry");
             return;
         }
+        TransactionControl control = statement.transactionControl();
+        if (control == TransactionControl.BEGIN && binding == null
+                && session.endpoint().config().policy().transactionSplitting()) {
+            session.routing().onStatementSent(statement, decision);
+            if (session.routing().transactionSplittable()) {
+                // SPEC §6: the transaction opens on the primary only when its first write comes.
+                routed(null, "local", decision);
+                session.deferBegin(frame);
+                return;
+            }
+            sendToPrimary(p, decision, frame, kind, own, null);
+            return;
+        }
+        if (session.hasDeferredBegin() && (control == TransactionControl.COMMIT
+                || control == TransactionControl.ROLLBACK)) {
+            // A split transaction that never wrote: it never existed on the primary.
+            session.routing().onStatementSent(statement, decision);
+            routed(null, "local", decision);
+            frame.release();
+            session.endDeferredTransaction();
+            return;
+        }
         session.routing().onStatementSent(statement, decision);
+        sendToPrimary(p, decision, frame, kind, own, binding);
+    }
+
+    private void sendToPrimary(Node p, RouteDecision decision, ByteBuf frame, ResponseKind kind, CommandListener own,
+            Binding binding) {
         NodeRef node = session.proxy().ref(p);
         routed(node.name(), "primary", decision);
+        ByteBuf begin = session.takeDeferredBegin();
+        if (begin != null) {
+            session.sendBefore(node, begin);
+        }
         if (binding == null) {
             session.forward(node, frame, kind, listener.with(own));
         } else {
