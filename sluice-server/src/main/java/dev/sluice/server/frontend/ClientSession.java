@@ -487,6 +487,29 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
         executor.run(r.statement(), d, r.frame(), r.kind(), r.own(), r.binding());
     }
 
+    private final ProxyRuntime.KillTarget killTarget = new ProxyRuntime.KillTarget() {
+        @Override
+        public String user() {
+            return identity.user();
+        }
+
+        @Override
+        public void kill() {
+            client.eventLoop().execute(ClientSession.this::close);
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Optional<long[]>> runningStatement() {
+            java.util.concurrent.CompletableFuture<Optional<long[]>> f = new java.util.concurrent.CompletableFuture<>();
+            client.eventLoop().execute(() -> {
+                BackendConnection b = awaiting ? forwarder.source() : null;
+                f.complete(b == null || !b.isUsable() ? Optional.empty()
+                        : Optional.of(new long[] {b.nodeId(), b.serverConnectionId()}));
+            });
+            return f;
+        }
+    };
+
     @Override
     public void leaveRetiredNodesSoon() {
         client.eventLoop().execute(() -> {
@@ -499,6 +522,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
     /** The login is complete: the session counts as live. */
     void started() {
         endpoint.register(this);
+        proxy.registerSession(connectionId, killTarget);
         proxy.metrics().sessionOpened(endpoint.name());
         releaseIfAtBoundary();
     }
@@ -730,6 +754,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
             backends.closeAll();
         }
         endpoint.unregister(this);
+        proxy.unregisterSession(connectionId);
         proxy.metrics().sessionClosed(endpoint.name());
         endpoint.sessionEnded();
     }

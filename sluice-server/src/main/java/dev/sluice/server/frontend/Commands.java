@@ -30,11 +30,13 @@ final class Commands {
     private final ClientSession session;
     private final PreparedCommands prepared;
     private final ChangeUser changeUser;
+    private final KillCommands kills;
 
     Commands(ClientSession session) {
         this.session = session;
         this.prepared = new PreparedCommands(session);
         this.changeUser = new ChangeUser(session);
+        this.kills = new KillCommands(session);
     }
 
     void dispatch(int command, ByteBuf frame) {
@@ -55,7 +57,8 @@ final class Commands {
             case COM_STMT_FETCH -> prepared.fetch(frame);
             case COM_FIELD_LIST -> session.forward(primary(), frame, ResponseKind.FIELD_LIST, CommandListener.NONE);
             case COM_STATISTICS -> session.forward(primary(), frame, ResponseKind.STATISTICS, CommandListener.NONE);
-            case COM_PROCESS_KILL, COM_REFRESH, COM_DEBUG, COM_SHUTDOWN ->
+            case COM_PROCESS_KILL -> kills.processKill(frame);
+            case COM_REFRESH, COM_DEBUG, COM_SHUTDOWN ->
                     session.forward(primary(), frame, ResponseKind.SINGLE, CommandListener.NONE);
             case COM_PROCESS_INFO -> session.forward(primary(), frame, ResponseKind.RESULT, CommandListener.NONE);
             case COM_RESET_CONNECTION -> resetConnection(frame);
@@ -72,6 +75,9 @@ final class Commands {
 
     private void query(ByteBuf frame) {
         Statement statement = classify(frame);
+        if (statement.kind() == dev.sluice.routing.sql.StatementKind.KILL && kills.tryQuery(frame)) {
+            return;
+        }
         RouteDecision decision = Router.route(statement, session.routing(), session.endpoint().view(),
                 session.endpoint());
         session.executor().run(statement, decision, frame, ResponseKind.RESULT, CommandListener.NONE);

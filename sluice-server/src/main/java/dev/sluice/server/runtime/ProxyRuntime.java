@@ -131,6 +131,32 @@ public final class ProxyRuntime {
         this.clientSecurity = security;
     }
 
+    /** Client sessions by the connection id Sluice gave them (what KILL names). */
+    private final Map<Long, KillTarget> sessionsById = new ConcurrentHashMap<>();
+
+    /** What KILL can do to a session, from any thread. */
+    public interface KillTarget {
+        String user();
+
+        /** Ends the session (KILL CONNECTION). */
+        void kill();
+
+        /** The node and server thread running the session's current statement, if any (KILL QUERY). */
+        java.util.concurrent.CompletableFuture<Optional<long[]>> runningStatement();
+    }
+
+    public void registerSession(long connectionId, KillTarget target) {
+        sessionsById.put(connectionId, target);
+    }
+
+    public void unregisterSession(long connectionId) {
+        sessionsById.remove(connectionId);
+    }
+
+    public Optional<KillTarget> session(long connectionId) {
+        return Optional.ofNullable(sessionsById.get(connectionId));
+    }
+
     public void addEndpoint(EndpointRuntime e) {
         endpoints.put(e.name(), e);
     }
