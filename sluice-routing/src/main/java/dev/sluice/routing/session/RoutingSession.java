@@ -293,6 +293,22 @@ public final class RoutingSession implements WeightSource {
         return left;
     }
 
+    /**
+     * A node that failed one of the session's session commands (SPEC §3) leaves the session: its
+     * state no longer matches the others', so it takes none of this session's reads any more.
+     */
+    public void leave(int nodeId) {
+        if (nodeId >= 0 && nodeId < weights.length) {
+            weights[nodeId] = NOT_IN_SET;
+            if (connectionReplica == nodeId) {
+                connectionReplica = NO_REPLICA;
+            }
+            if (previousTarget == nodeId) {
+                previousTarget = PREVIOUS_NONE;
+            }
+        }
+    }
+
     /** COM_RESET_CONNECTION or COM_CHANGE_USER: back to a fresh session on the same node set. */
     public void reset() {
         transaction.reset();

@@ -559,7 +559,37 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
         }
     }
 
+    /**
+     * A backend failed one of the session's session commands: it leaves the session (SPEC §3), and
+     * the session's later reads go to the nodes whose state still matches.
+     */
+    void dropNode(BackendConnection backend) {
+        backends.remove(backend);
+        statements.forgetNode(backend.nodeId());
+        boolean primary = endpoint.view().topology().primary().map(dev.sluice.routing.topology.Node::id).orElse(-1)
+                == backend.nodeId();
+        if (!primary) {
+            routing.leave(backend.nodeId());
+            LOG.debug("session {}: node {} failed a session command and left the session", connectionId,
+                    backend.nodeName());
+        }
+    }
+
     private void backendUnavailable(NodeRef node, Throwable cause) {
+        if (retry != null && retry.nodeId() == node.id() && retry.attempts() <= ReadRetry.MAX_ATTEMPTS) {
+            // A read's replica could not be opened (down, or it refused the session's state): the
+            // read goes elsewhere and the client sees no error.
+            ReadRetry again = retry;
+            retry = null;
+            awaiting = false;
+            if (cause instanceof BackendException be && be.serverError().isPresent()) {
+                routing.leave(node.id());
+            } else {
+                proxy.suspect(node.id(), String.valueOf(cause.getMessage()));
+            }
+            retryRead(again);
+            return;
+        }
         awaiting = false;
         continuationTarget = null;
         if (cause instanceof BackendException be && be.serverError().isPresent()) {

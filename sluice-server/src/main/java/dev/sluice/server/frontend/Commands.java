@@ -230,7 +230,7 @@ final class Commands {
         @Override
         public void onComplete(BackendConnection backend, ResponseTracker tracker) {
             if (tracker.endedWithError()) {
-                session().backends().remove(backend);
+                session().dropNode(backend);
             }
         }
     }
