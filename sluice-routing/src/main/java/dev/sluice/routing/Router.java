@@ -20,11 +20,11 @@ import java.util.OptionalInt;
  *
  * <p>Read-write rules, first match wins: Sluice's own function; session commands to every backend
  * (hints ignored); unparsed text, pinned sessions and FORCE_MASTER to the primary; SHOW WARNINGS &amp;
- * co. to the previous target; transaction control, writes, locking reads, SELECT … INTO, sequences,
- * this connection's own state (user variables, LAST_INSERT_ID, user locks), server-specific SHOWs,
- * LOCK TABLES in force, temporary tables and transactions (unless split) to the primary; stored
- * function calls to the primary unless FORCE_SLAVE; everything else is a read for
- * {@link ReadSelection}. Read-only endpoints: {@link ReadOnlyRouting}.
+ * co. to the previous target, unless they also write; transaction control, writes, locking reads,
+ * SELECT … INTO, sequences, this connection's own state (user variables, LAST_INSERT_ID, user
+ * locks), server-specific SHOWs, LOCK TABLES in force, temporary tables and transactions (unless
+ * split) to the primary; stored function calls to the primary unless FORCE_SLAVE; everything else
+ * is a read for {@link ReadSelection}. Read-only endpoints: {@link ReadOnlyRouting}.
  */
 public final class Router {
 
@@ -92,7 +92,7 @@ public final class Router {
         if (s.hint() == Hint.FORCE_MASTER) {
             return RouteDecision.primary(RouteReason.HINT);
         }
-        if (s.has(StatementProperty.PREVIOUS_TARGET)) {
+        if (s.has(StatementProperty.PREVIOUS_TARGET) && onlyAsksAboutThePreviousStatement(s)) {
             return previousTarget(session, view);
         }
         if (kind == StatementKind.TRANSACTION || kind == StatementKind.XA) {
@@ -126,6 +126,21 @@ public final class Router {
             return RouteDecision.primary(RouteReason.STORED_FUNCTION);
         }
         return ReadSelection.select(s, session, view, load, readReason, primaryPosition);
+    }
+
+    /**
+     * Whether a statement that asks about the previous one (SHOW WARNINGS, FOUND_ROWS(), ROW_COUNT(),
+     * {@code @@warning_count}, GET DIAGNOSTICS) does nothing else. One that also writes, locks or
+     * assigns ({@code UPDATE t SET n = ROW_COUNT()}, {@code SELECT FOUND_ROWS() INTO @n}) is routed
+     * by the write rule below: to the primary, never to the replica that ran the previous read.
+     * GET DIAGNOSTICS is no read kind, yet it only reports on the previous statement.
+     */
+    private static boolean onlyAsksAboutThePreviousStatement(Statement s) {
+        if (s.kind() == StatementKind.DIAGNOSTICS) {
+            return true;
+        }
+        return s.kind().isRead() && !s.has(StatementProperty.LOCKING_READ) && !s.has(StatementProperty.SELECT_INTO)
+                && !s.has(StatementProperty.SEQUENCE);
     }
 
     /** SHOW WARNINGS, FOUND_ROWS(), …: where the previous statement ran, if that node is still there. */

@@ -96,13 +96,19 @@ public record HandshakeResponse41(long capabilities, long maxPacketSize, int col
         } else {
             Fields.writeNulBytes(out, authResponse);
         }
-        if (Capabilities.has(capabilities, CLIENT_CONNECT_WITH_DB)) {
+        // A login may end before an optional field (see above): fields are written up to the last
+        // one present, an absent one before it as "". So a login that ended early re-encodes to
+        // itself, and one with a plugin name (every login Sluice sends) is laid out in full.
+        boolean attributes = Capabilities.has(capabilities, CLIENT_CONNECT_ATTRS) && !connectAttributes.isEmpty();
+        boolean plugin = Capabilities.has(capabilities, CLIENT_PLUGIN_AUTH)
+                && (authPluginName.isPresent() || attributes);
+        if (Capabilities.has(capabilities, CLIENT_CONNECT_WITH_DB) && (database.isPresent() || plugin || attributes)) {
             Fields.writeNulString(out, database.orElse(""), StandardCharsets.UTF_8);
         }
-        if (Capabilities.has(capabilities, CLIENT_PLUGIN_AUTH)) {
+        if (plugin) {
             Fields.writeNulString(out, authPluginName.orElse(""), StandardCharsets.UTF_8);
         }
-        if (Capabilities.has(capabilities, CLIENT_CONNECT_ATTRS)) {
+        if (Capabilities.has(capabilities, CLIENT_CONNECT_ATTRS) && (attributes || plugin)) {
             ConnectAttributes.encode(out, connectAttributes);
         }
     }

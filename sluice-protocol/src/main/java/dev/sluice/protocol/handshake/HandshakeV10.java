@@ -25,7 +25,7 @@ import java.util.Objects;
  * int&lt;1&gt;     default collation
  * int&lt;2&gt;     status flags
  * int&lt;2&gt;     capabilities, bits 16..31
- * int&lt;1&gt;     auth plugin data length (0 without CLIENT_PLUGIN_AUTH)
+ * int&lt;1&gt;     auth plugin data length (without CLIENT_PLUGIN_AUTH: 0, and ignored)
  * string[6]  filler
  * int&lt;4&gt;     MariaDB extended capabilities when CLIENT_MYSQL is clear, else filler
  * string[n]  scramble, part 2, n = max(13, data length - 8), NUL-terminated (CLIENT_SECURE_CONNECTION)
@@ -113,6 +113,10 @@ public record HandshakeV10(String serverVersion, long connectionId, byte[] scram
         long caps = lower | (upper << 16);
         if ((caps & CLIENT_MYSQL) == 0) {
             caps = Capabilities.combine(caps, extended);
+        }
+        if (!Capabilities.has(caps, CLIENT_PLUGIN_AUTH)) {
+            // Without PLUGIN_AUTH the length byte is a filler (0): the scramble has its default length.
+            authDataLength = 0;
         }
         byte[] scramble = part1;
         if (Capabilities.has(caps, CLIENT_SECURE_CONNECTION)) {

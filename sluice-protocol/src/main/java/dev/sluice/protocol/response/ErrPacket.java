@@ -5,6 +5,7 @@ import dev.sluice.protocol.Fields;
 import dev.sluice.protocol.MalformedPacketException;
 import dev.sluice.protocol.packet.Packets;
 import io.netty.buffer.ByteBuf;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -33,6 +34,12 @@ public record ErrPacket(int errorCode, String sqlState, String message) {
     public static final int PROGRESS_REPORT_CODE = 0xFFFF;
     private static final byte SQL_STATE_MARKER = '#';
     private static final int SQL_STATE_LENGTH = 5;
+    /**
+     * A SQLSTATE is five ASCII characters; read and written as ISO-8859-1, one byte per character,
+     * so that whatever five bytes a peer sends survive decode and encode unchanged (as US-ASCII a
+     * byte above 0x7F decoded to U+FFFD and came back as '?').
+     */
+    private static final Charset SQL_STATE_CHARSET = StandardCharsets.ISO_8859_1;
     /** SQLSTATE reported when the packet carries none. */
     public static final String DEFAULT_SQL_STATE = "HY000";
 
@@ -58,7 +65,7 @@ public record ErrPacket(int errorCode, String sqlState, String message) {
         out.writeByte(HEADER).writeShortLE(errorCode);
         if (Capabilities.has(caps, Capabilities.CLIENT_PROTOCOL_41)) {
             out.writeByte(SQL_STATE_MARKER);
-            out.writeCharSequence(sqlState, StandardCharsets.US_ASCII);
+            out.writeCharSequence(sqlState, SQL_STATE_CHARSET);
         }
         out.writeCharSequence(message, StandardCharsets.UTF_8);
     }
@@ -83,7 +90,7 @@ public record ErrPacket(int errorCode, String sqlState, String message) {
         String state = DEFAULT_SQL_STATE;
         if (in.isReadable() && in.getByte(in.readerIndex()) == SQL_STATE_MARKER) {
             in.skipBytes(1);
-            state = new String(Fields.readFixed(in, SQL_STATE_LENGTH, "SQL state"), StandardCharsets.US_ASCII);
+            state = new String(Fields.readFixed(in, SQL_STATE_LENGTH, "SQL state"), SQL_STATE_CHARSET);
         }
         return new ErrPacket(code, state, Fields.readRestString(in, StandardCharsets.UTF_8));
     }

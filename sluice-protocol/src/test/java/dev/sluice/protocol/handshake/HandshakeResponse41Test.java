@@ -111,6 +111,28 @@ class HandshakeResponse41Test {
     }
 
     @Test
+    void aLoginThatEndsBeforeAnOptionalFieldReEncodesToItself() {
+        // Found by HandshakeFuzzTest: the absent database came back as "".
+        long caps = CLIENT_PROTOCOL_41 | CLIENT_SECURE_CONNECTION | CLIENT_CONNECT_WITH_DB | CLIENT_PLUGIN_AUTH
+                | CLIENT_CONNECT_ATTRS;
+        HandshakeResponse41 full = new HandshakeResponse41(caps, 0, 8, "u", new byte[] {1, 2}, Optional.of("db"),
+                Optional.of("mysql_native_password"), Map.of("k", "v"));
+        byte[] wire = encode(full);
+        for (int length = 0; length <= wire.length; length++) {
+            HandshakeResponse41 prefix;
+            try {
+                prefix = decode(Arrays.copyOf(wire, length));
+            } catch (MalformedPacketException cutInsideAField) {
+                continue;
+            }
+            assertThat(decode(encode(prefix))).as("length %d", length).isEqualTo(prefix);
+        }
+        HandshakeResponse41 noDatabase = new HandshakeResponse41(caps, 0, 8, "u", new byte[0], Optional.empty(),
+                Optional.of("mysql_native_password"), Map.of());
+        assertThat(decode(encode(noDatabase)).database()).as("written as \"\" before the plugin name").contains("");
+    }
+
+    @Test
     void everyTruncationIsMalformedOrAValidPrefix() {
         for (int length = 0; length < CLI.length; length++) {
             byte[] truncated = Arrays.copyOf(CLI, length);

@@ -72,6 +72,20 @@ class HandshakeV10Test {
     }
 
     @Test
+    void authDataLengthMeansNothingWithoutPluginAuth() {
+        // Found by HandshakeFuzzTest: a length of 30 was honoured, and the 29-byte scramble came back as 20.
+        long caps = CLIENT_PROTOCOL_41 | CLIENT_SECURE_CONNECTION | CLIENT_MYSQL;
+        byte[] scramble = "abcdefghijklmnopqrst".getBytes();
+        byte[] wire = encode(new HandshakeV10("8.0.0", 7, scramble, caps, 45, 0, ""));
+        int authDataLength = 1 + "8.0.0".length() + 1 + 4 + 8 + 1 + 2 + 1 + 2 + 2;
+        assertThat(wire[authDataLength]).isZero();
+        wire[authDataLength] = 30;
+        HandshakeV10 h = HandshakeV10.decode(Unpooled.wrappedBuffer(wire));
+        assertThat(h.scramble()).isEqualTo(scramble);
+        assertThat(HandshakeV10.decode(Unpooled.wrappedBuffer(encode(h)))).isEqualTo(h);
+    }
+
+    @Test
     void scrambleIsCopiedDefensively() {
         byte[] scramble = new byte[20];
         HandshakeV10 h = new HandshakeV10("v", 1, scramble, CLIENT_PROTOCOL_41, 8, 0, "");

@@ -40,6 +40,14 @@ class ErrEofPacketTest {
     }
 
     @Test
+    void anySqlStateBytesSurviveDecodeAndEncode() {
+        // Found by ResponsePacketFuzzTest: a byte above 0x7F decoded as U+FFFD and came back as '?'.
+        byte[] wire = HexFormat.of().parseHex("ff0100" + "23" + "8030ff3030" + "78");
+        ErrPacket err = ErrPacket.decode(Unpooled.wrappedBuffer(wire));
+        assertThat(payload(err, CAPS)).isEqualTo(wire);
+    }
+
+    @Test
     void pre41FormHasNoSqlState() {
         ErrPacket err = new ErrPacket(ErrorCodes.ER_HANDSHAKE_ERROR, "08S01", "Bad handshake");
         byte[] wire = payload(err, 0);
