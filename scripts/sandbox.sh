@@ -16,6 +16,9 @@
 #   monitor@127.0.0.1  password monitor: what a proxy's monitor and account loader need
 #   repl@127.0.0.1  password repl: replication
 # Databases: sbtest, test.
+# TLS: DIR/tls holds a CA (ca.pem) and a server certificate for localhost, 127.0.0.1 and ::1
+# signed by it, made once with openssl; every node offers TLS with it (clients may verify
+# with --ssl-ca=DIR/tls/ca.pem). A sandbox made before TLS existed gets it at its next restart.
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -34,6 +37,8 @@ readonly SHUTDOWN_TIMEOUT_S=60
 readonly MAX_SOCKET_PATH=100
 readonly MIN_MARIADB_MAJOR=10
 readonly MIN_MARIADB_MINOR=6
+readonly TLS_DIR_NAME=tls
+readonly TLS_VALIDITY_DAYS=3650
 
 usage() {
   cat <<EOF
@@ -139,6 +144,8 @@ node_log() { printf '%s/error.log' "$(node_dir "$1")"; }
 node_port() { echo $((BASE_PORT + $1)); }
 node_server_id() { echo $(($1 + 1)); }
 node_name() { if (($1 == 0)); then echo primary; else echo "ro$1"; fi; }
+tls_dir() { printf '%s/%s' "$DIR" "$TLS_DIR_NAME"; }
+has_tls() { [[ -s "$(tls_dir)/ca.pem" && -s "$(tls_dir)/server-cert.pem" && -s "$(tls_dir)/server-key.pem" ]]; }
 
 # The socket lives in the node's directory unless that path is too long for a Unix
 # socket; then in /tmp under a name derived from the directory.
@@ -234,6 +241,68 @@ check_mariadb() {
   fi
 }
 
+# ensure_tls: the sandbox's CA and server certificate (EC P-256, fast to make), once. The files
+# are made in a temporary directory and moved into place, so an interrupted run leaves none
+# half-written. Without openssl the sandbox simply runs without TLS.
+ensure_tls() {
+  has_tls && return 0
+  if ! command -v openssl >/dev/null 2>&1; then
+    warn "openssl is not installed; the sandbox runs without TLS"
+    return 0
+  fi
+  local dir tmp
+  dir="$(tls_dir)"
+  mkdir -p "$dir" && chmod 700 "$dir" || die "cannot create $dir"
+  tmp="$(mktemp -d "$dir/.new.XXXXXX")" || die "cannot create a temporary directory in $dir"
+  cat >"$tmp/openssl.cnf" <<'CNF'
+[req]
+distinguished_name = dn
+[dn]
+[ca]
+basicConstraints = critical, CA:TRUE
+keyUsage = critical, keyCertSign, cRLSign
+subjectKeyIdentifier = hash
+[server]
+basicConstraints = CA:FALSE
+keyUsage = critical, digitalSignature, keyEncipherment
+extendedKeyUsage = serverAuth
+subjectAltName = DNS:localhost, IP:127.0.0.1, IP:::1
+CNF
+  if ! {
+    openssl req -x509 -config "$tmp/openssl.cnf" -extensions ca -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+      -nodes -days "$TLS_VALIDITY_DAYS" -subj "/CN=Sluice sandbox CA" -keyout "$tmp/ca-key.pem" -out "$tmp/ca.pem" &&
+      openssl req -new -config "$tmp/openssl.cnf" -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+        -subj "/CN=localhost" -keyout "$tmp/server-key.pem" -out "$tmp/server.csr" &&
+      openssl x509 -req -in "$tmp/server.csr" -CA "$tmp/ca.pem" -CAkey "$tmp/ca-key.pem" -CAcreateserial \
+        -days "$TLS_VALIDITY_DAYS" -extfile "$tmp/openssl.cnf" -extensions server -out "$tmp/server-cert.pem"
+  } >"$tmp/openssl.log" 2>&1; then
+    cat "$tmp/openssl.log" >&2
+    rm -rf "$tmp"
+    die "openssl could not make the sandbox's TLS certificates"
+  fi
+  chmod 600 "$tmp"/*-key.pem
+  mv -f "$tmp/ca-key.pem" "$tmp/server-key.pem" "$tmp/server-cert.pem" "$dir/"
+  mv -f "$tmp/ca.pem" "$dir/" # last: has_tls looks for it
+  rm -rf "$tmp"
+  note "made the sandbox's TLS certificates in $dir (CA: $dir/ca.pem)"
+}
+
+# tls_cnf_lines: the server's TLS settings, when the certificates exist.
+tls_cnf_lines() {
+  has_tls || return 0
+  printf '# TLS offered to clients (and to Sluice); see %s\n' "$(tls_dir)"
+  printf 'ssl_ca=%s/ca.pem\nssl_cert=%s/server-cert.pem\nssl_key=%s/server-key.pem\n' \
+    "$(tls_dir)" "$(tls_dir)" "$(tls_dir)"
+}
+
+# warn_if_running_without_tls K: a node started before the sandbox had TLS keeps running without it.
+warn_if_running_without_tls() {
+  has_tls || return 0
+  if [[ "$(sql "$1" 'SELECT @@have_ssl' 2>/dev/null)" == DISABLED ]]; then
+    note "$(node_name "$1") was started without TLS; it offers TLS after a restart (stop, then start)"
+  fi
+}
+
 # Running as root, mariadbd refuses to start without an explicit --user.
 user_option() {
   if is_root; then echo "--user=root"; fi
@@ -278,6 +347,8 @@ aria_pagecache_buffer_size=8M
 performance_schema=OFF
 character-set-server=utf8mb4
 collation-server=utf8mb4_general_ci
+
+$(tls_cnf_lines)
 
 [client]
 socket=$(node_socket "$k")
@@ -447,6 +518,7 @@ initialise() {
   info "Initialising a sandbox with 1 primary + $REPLICAS replicas in $DIR (ports $BASE_PORT-$((BASE_PORT + REPLICAS)))"
   mkdir -p "$DIR" || die "cannot create $DIR"
   save_state
+  ensure_tls
   for ((k = 0; k < n; k++)); do
     mkdir -p "$(node_dir "$k")"
     write_cnf "$k"
@@ -478,6 +550,7 @@ restart_stopped() {
   local k n pid
   local -a started=()
   n="$(node_count)"
+  ensure_tls
   for ((k = 0; k < n; k++)); do
     write_cnf "$k"
     resume_if_paused "$k"
@@ -485,6 +558,8 @@ restart_stopped() {
     if [[ -z "$pid" ]]; then
       launch_node "$k"
       started+=("$k")
+    else
+      warn_if_running_without_tls "$k"
     fi
   done
   if ((${#started[@]} == 0)); then
@@ -612,6 +687,7 @@ cmd_start_node() {
   check_mariadb
   local k
   k="$(node_index "$NODE_ARG")"
+  ensure_tls
   write_cnf "$k"
   resume_if_paused "$k"
   if [[ -n "$(node_pid "$k")" ]]; then

@@ -46,6 +46,12 @@ public final class SandboxCluster {
      * (or two people) can run the integration tests at the same time.
      */
     public static final int BASE_PORT = Integer.getInteger("sluice.sandbox.port", 3321);
+    private static final int DEFAULT_BASE_PORT = 3321;
+    /**
+     * {@code -Dsluice.sandbox.dir=D} puts the cluster elsewhere; by default a moved base port gets
+     * its own directory too ({@code target/sandbox-P}), so it never meets the default cluster's.
+     */
+    private static final String DIR_PROPERTY = "sluice.sandbox.dir";
 
     private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration STOP_TIMEOUT = Duration.ofMinutes(2);
@@ -68,7 +74,10 @@ public final class SandboxCluster {
 
     private SandboxCluster(Path root) {
         this.root = root;
-        this.dir = root.resolve("sluice-it/target/sandbox");
+        String configured = System.getProperty(DIR_PROPERTY, "");
+        this.dir = !configured.isBlank() ? Path.of(configured).toAbsolutePath()
+                : root.resolve(BASE_PORT == DEFAULT_BASE_PORT ? "sluice-it/target/sandbox"
+                        : "sluice-it/target/sandbox-" + BASE_PORT);
         List<SandboxNode> all = new ArrayList<>();
         List<NodeProcess> procs = new ArrayList<>();
         for (int k = 0; k <= REPLICAS; k++) {
@@ -78,7 +87,7 @@ public final class SandboxCluster {
         }
         this.nodes = List.copyOf(all);
         this.processes = List.copyOf(procs);
-        this.runner = new CommandRunner(root, root.resolve("sluice-it/target/sandbox-harness.log"));
+        this.runner = new CommandRunner(root, dir.resolveSibling(dir.getFileName() + "-harness.log"));
         this.rootClient = new RootClient(runner, node -> nodeDir(node).resolve("my.cnf"));
         this.topology = new ReplicationTopology(nodes, rootClient);
     }
@@ -119,6 +128,11 @@ public final class SandboxCluster {
     /** The cluster's directory: {@code nodeK/} holds each node's datadir, my.cnf and error.log. */
     public Path directory() {
         return dir;
+    }
+
+    /** The CA that signed every node's TLS certificate ({@code scripts/sandbox.sh} makes it). */
+    public Path tlsCa() {
+        return dir.resolve("tls/ca.pem");
     }
 
     // ---- SQL --------------------------------------------------------------------------------

@@ -22,5 +22,15 @@ public sealed interface AuthOutcome {
     record Denied(Reason reason, String detail) implements AuthOutcome {
     }
 
-    enum Reason { UNKNOWN_USER, WRONG_PASSWORD, UNSUPPORTED_PLUGIN, TLS_REQUIRED }
+    enum Reason {
+        UNKNOWN_USER, WRONG_PASSWORD, UNSUPPORTED_PLUGIN, TLS_REQUIRED;
+
+        /**
+         * Whether the refusal answers a guess (a password or a user name), which is what the limit on
+         * failed logins counts; a missing TLS or plugin is not a guess.
+         */
+        public boolean isGuess() {
+            return this == UNKNOWN_USER || this == WRONG_PASSWORD;
+        }
+    }
 }

@@ -35,8 +35,8 @@ public final class ConfigLoader {
     private static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
 
     private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits", "tls"};
-    /** Where the generated self-signed pair goes by default, next to the configuration file. */
-    static final String STATE_DIRECTORY = ".sluice";
+    /** Where the generated self-signed pair goes by default, in the configuration file's directory. */
+    public static final String STATE_DIRECTORY = ".sluice";
     private static final long MAX_SESSION_MEMORY = 1L << 40;
     private static final int MAX_LOGIN_FAILURES = 1_000_000;
 
@@ -45,22 +45,17 @@ public final class ConfigLoader {
 
     public static SluiceConfig load(Path file) {
         try {
-            return parse(Files.readString(file), Optional.of(file.toAbsolutePath().getParent()));
+            return parse(Files.readString(file));
         } catch (IOException e) {
             throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage(), e);
         }
     }
 
-    /** A configuration given as text: relative file names are relative to the working directory. */
-    public static SluiceConfig parse(String yaml) {
-        return parse(yaml, Optional.empty());
-    }
-
     /**
-     * @param base the configuration file's directory: relative file names (certificates, keys) are
-     *     taken relative to it, and the generated self-signed pair is kept in its {@code .sluice}
+     * A configuration given as text. File names in it (certificates, keys) are kept as written; the
+     * running proxy takes relative ones relative to the configuration file's directory.
      */
-    private static SluiceConfig parse(String yaml, Optional<Path> base) {
+    public static SluiceConfig parse(String yaml) {
         JsonNode root;
         try {
             root = new ObjectMapper(new YAMLFactory()).readTree(yaml);
@@ -73,7 +68,7 @@ public final class ConfigLoader {
         }
         top.rejectUnknownKeys();
         MonitorConfig monitor = monitor(top.sectionOrEmpty("monitor"));
-        List<NodeConfig> nodes = nodes(top, base);
+        List<NodeConfig> nodes = nodes(top);
         LimitsConfig limits = limits(top.sectionOrEmpty("limits"));
         List<EndpointConfig> endpoints = new ArrayList<>();
         for (YamlSection e : top.sectionList("endpoints")) {
@@ -93,16 +88,15 @@ public final class ConfigLoader {
             users.add(new UserConfig(u.requiredText("user"), u.text("password").orElse(""), u.bool("full-auth", false)));
             u.rejectUnknownKeys();
         }
-        TlsConfig tls = tls(top.sectionOrEmpty("tls"), base);
+        TlsConfig tls = tls(top.sectionOrEmpty("tls"));
         return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits, tls);
     }
 
-    private static TlsConfig tls(YamlSection s, Optional<Path> base) {
+    private static TlsConfig tls(YamlSection s) {
         boolean enabled = s.bool("enabled", true);
-        Optional<String> cert = s.text("cert").map(f -> resolve(base, f));
-        Optional<String> key = s.text("key").map(f -> resolve(base, f));
-        Optional<String> dir = s.text("self-signed-dir").map(f -> resolve(base, f))
-                .or(() -> base.map(b -> b.resolve(STATE_DIRECTORY).toString()));
+        Optional<String> cert = s.text("cert");
+        Optional<String> key = s.text("key");
+        Optional<String> dir = s.text("self-signed-dir");
         s.rejectUnknownKeys();
         if (cert.isPresent() != key.isPresent()) {
             throw new ConfigException(s.path() + ": give both cert and key (PEM files), or neither to use a "
@@ -111,10 +105,13 @@ public final class ConfigLoader {
         return new TlsConfig(enabled, cert, key, dir);
     }
 
-    /** A file name from the configuration, relative to the configuration file's directory when there is one. */
-    private static String resolve(Optional<Path> base, String file) {
+    /**
+     * A file name from the configuration: relative ones are relative to the configuration file's
+     * directory, when the configuration came from a file, else to the working directory.
+     */
+    public static Path resolve(Optional<Path> configDirectory, String file) {
         Path p = Path.of(file);
-        return base.isPresent() && !p.isAbsolute() ? base.get().resolve(p).normalize().toString() : file;
+        return configDirectory.isPresent() && !p.isAbsolute() ? configDirectory.get().resolve(p).normalize() : p;
     }
 
     private static MonitorConfig monitor(YamlSection s) {
@@ -130,18 +127,17 @@ public final class ConfigLoader {
 
     /** One node from its YAML (or admin-API JSON) form. */
     public static NodeConfig parseNode(JsonNode json) {
-        return node(new YamlSection("node", json), Optional.empty());
+        return node(new YamlSection("node", json));
     }
 
-    private static NodeConfig node(YamlSection n, Optional<Path> base) {
+    private static NodeConfig node(YamlSection n) {
         String name = n.requiredText("name");
         HostPort address = ConfigValues.hostPort(n.path() + ".address", n.requiredText("address"));
         String role = n.choice("role", "replica", "primary", "replica");
         Optional<String> zone = n.text("zone");
         int capacity = n.integer("capacity", 1, 1, MAX_WEIGHT);
-        NodeTls tls = NodeTls.valueOf(n.choice("tls", "preferred", "required", "preferred", "off")
-                .toUpperCase(java.util.Locale.ROOT));
-        Optional<String> ca = n.text("tls-ca").map(f -> resolve(base, f));
+        NodeTls tls = nodeTls(n);
+        Optional<String> ca = n.text("tls-ca");
         n.rejectUnknownKeys();
         if (tls == NodeTls.OFF && ca.isPresent()) {
             throw new ConfigException(n.path() + ": tls-ca is given but tls is off; remove one of them");
@@ -150,10 +146,20 @@ public final class ConfigLoader {
                 : NodeConfig.Role.REPLICA, zone, capacity, tls, ca);
     }
 
-    private static List<NodeConfig> nodes(YamlSection top, Optional<Path> base) {
+    /** {@code tls: required | preferred | off}; YAML reads a bare {@code off} as false, which means off too. */
+    private static NodeTls nodeTls(YamlSection n) {
+        Optional<JsonNode> raw = n.node("tls");
+        if (raw.isPresent() && raw.get().isBoolean() && !raw.get().asBoolean()) {
+            return NodeTls.OFF;
+        }
+        return NodeTls.valueOf(n.choice("tls", "preferred", "required", "preferred", "off")
+                .toUpperCase(java.util.Locale.ROOT));
+    }
+
+    private static List<NodeConfig> nodes(YamlSection top) {
         List<NodeConfig> nodes = new ArrayList<>();
         for (YamlSection n : top.sectionList("nodes")) {
-            nodes.add(node(n, base));
+            nodes.add(node(n));
         }
         if (nodes.isEmpty()) {
             throw new ConfigException("nodes: at least the primary is required");

@@ -22,7 +22,7 @@ import java.time.Duration;
  * Writes a running configuration back as YAML ({@code --persist}, {@code ?persist=true}), in the
  * shape of {@code examples/sluice.yaml}, so that {@link ConfigLoader#parse} reads back the same
  * {@link SluiceConfig}. Endpoints are written whole (every setting, as DescribeDBProxyEndpoint
- * shows them); the monitor and limits sections, and a node's capacity, only where they differ from
+ * shows them); the monitor, limits and tls sections, and a node's capacity and TLS, only where they differ from
  * the defaults, so that a file that never mentioned {@code io-threads} does not suddenly pin this
  * machine's CPU count.
  *
@@ -81,6 +81,10 @@ public final class ConfigWriter {
             if (n.capacity() != DEFAULT_CAPACITY) {
                 o.put("capacity", n.capacity());
             }
+            if (n.tls() != NodeTls.PREFERRED) {
+                o.put("tls", n.tls().configName());
+            }
+            n.tlsCa().ifPresent(ca -> o.put("tls-ca", ca));
         }
         ArrayNode endpoints = root.putArray("endpoints");
         for (EndpointConfig e : config.endpoints()) {
@@ -92,12 +96,18 @@ public final class ConfigWriter {
         if (!config.users().isEmpty()) {
             ArrayNode users = root.putArray("users");
             for (UserConfig u : config.users()) {
-                users.addObject().put("user", u.user()).put("password", u.password());
+                ObjectNode o = users.addObject().put("user", u.user()).put("password", u.password());
+                if (u.fullAuth()) {
+                    o.put("full-auth", true);
+                }
             }
         }
         ObjectNode limits = limits(config.limits());
         if (!limits.isEmpty()) {
             root.set("limits", limits);
+        }
+        if (!config.tls().equals(TlsConfig.DEFAULT)) {
+            root.set("tls", tls(config.tls()));
         }
         try {
             return HEADER + YAML.writeValueAsString(root);
@@ -137,6 +147,24 @@ public final class ConfigWriter {
         if (l.ioThreads() != Runtime.getRuntime().availableProcessors()) {
             o.put("io-threads", l.ioThreads());
         }
+        if (l.sessionMemory() != LimitsConfig.DEFAULT_SESSION_MEMORY) {
+            o.put("session-memory", size(l.sessionMemory()));
+        }
+        LoginFailureLimit f = l.loginFailures();
+        if (!f.equals(LoginFailureLimit.DEFAULT)) {
+            o.putObject("login-failures").put("max", f.max())
+                    .put("window", EndpointSettings.duration(f.window()))
+                    .put("block", EndpointSettings.duration(f.block()));
+        }
+        return o;
+    }
+
+    private static ObjectNode tls(TlsConfig t) {
+        ObjectNode o = JSON.objectNode();
+        o.put("enabled", t.enabled());
+        t.cert().ifPresent(c -> o.put("cert", c));
+        t.key().ifPresent(k -> o.put("key", k));
+        t.selfSignedDir().ifPresent(d -> o.put("self-signed-dir", d));
         return o;
     }
 

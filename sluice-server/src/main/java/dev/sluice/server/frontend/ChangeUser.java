@@ -88,7 +88,7 @@ final class ChangeUser {
                         session.client().eventLoop().execute(() -> check(plugin, answer, false)));
                 return;
             }
-            if (denied.reason() != AuthOutcome.Reason.UNSUPPORTED_PLUGIN) {
+            if (denied.reason().isGuess()) {
                 session.proxy().clientSecurity().logins().failed(host);
             }
             session.commandFailed(ErrorCodes.ER_ACCESS_DENIED_ERROR, ErrorCodes.SQLSTATE_ACCESS_DENIED,

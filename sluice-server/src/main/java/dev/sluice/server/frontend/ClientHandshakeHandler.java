@@ -4,7 +4,6 @@ import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.MalformedPacketException;
 import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.auth.CachingSha2Password;
-import dev.sluice.protocol.handshake.AuthMoreData;
 import dev.sluice.protocol.handshake.AuthSwitchRequest;
 import dev.sluice.protocol.handshake.HandshakeResponse41;
 import dev.sluice.protocol.handshake.HandshakeV10;
@@ -27,6 +26,7 @@ import dev.sluice.server.tls.ClientTls;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
@@ -52,8 +52,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A client that says nothing, or too little, is cut at the handshake timeout (which covers the
  * TLS handshake too). An address with too many failed logins is refused before the greeting (ERR
- * 1129), and every refused login counts toward that limit. An endpoint with {@code require-tls} and
- * an account that {@code REQUIRE}s SSL refuse a login that did not come over TLS.
+ * 1129); every wrong password or unknown user counts toward that limit. An endpoint with
+ * {@code require-tls} and an account that {@code REQUIRE}s SSL refuse a login that did not come
+ * over TLS.
  */
 final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(ClientHandshakeHandler.class);
@@ -186,7 +187,6 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
             capabilities = login.capabilities() & offeredCapabilities();
             if (endpoint.config().requireTls() && !secure) {
                 String host = clientHost(ctx);
-                proxy.clientSecurity().logins().failed(host);
                 LOG.info("login refused for '{}' from {}: endpoint '{}' requires TLS", login.username(), host,
                         endpoint.name());
                 refuse(ctx, nextSequence, ErrorCodes.ER_ACCESS_DENIED_ERROR, ErrorCodes.SQLSTATE_ACCESS_DENIED,
@@ -222,11 +222,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
         AuthOutcome outcome = attempt.get();
         if (outcome instanceof AuthOutcome.FullAuthentication) {
             awaitingClearPassword = true;
-            ByteBuf out = ctx.alloc().buffer();
-            int start = Packets.beginPacket(out);
-            new AuthMoreData(new byte[] {CachingSha2Password.PERFORM_FULL_AUTHENTICATION}).encode(out);
-            nextSequence = Packets.endPacket(out, start, nextSequence);
-            ctx.writeAndFlush(out);
+            ctx.writeAndFlush(authMoreData(ctx, CachingSha2Password.PERFORM_FULL_AUTHENTICATION));
             return;
         }
         if (outcome instanceof AuthOutcome.SwitchPlugin sw) {
@@ -253,8 +249,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             LOG.info("login refused for '{}' from {}: {}", login.username(), host, denied.detail());
-            if (denied.reason() != AuthOutcome.Reason.UNSUPPORTED_PLUGIN
-                    && proxy.clientSecurity().logins().failed(host)) {
+            if (denied.reason().isGuess() && proxy.clientSecurity().logins().failed(host)) {
                 LOG.warn("client address {} blocked for {} after {} failed logins (limits.login-failures)", host,
                         proxy.clientSecurity().logins().limit().block(), proxy.clientSecurity().logins().limit().max());
             }
@@ -266,13 +261,18 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
         }
         AuthOutcome.Accepted ok = (AuthOutcome.Accepted) outcome;
         if (fastAuthReply) {
-            ByteBuf out = ctx.alloc().buffer();
-            int start = Packets.beginPacket(out);
-            new AuthMoreData(new byte[] {CachingSha2Password.FAST_AUTH_SUCCESS}).encode(out);
-            nextSequence = Packets.endPacket(out, start, nextSequence);
-            ctx.write(out);
+            ctx.write(authMoreData(ctx, CachingSha2Password.FAST_AUTH_SUCCESS));
         }
         openFirstBackend(ctx, ok, host);
+    }
+
+    /** A caching_sha2_password status packet, in the form this client reads (see {@link AuthMoreDataForm}). */
+    private ByteBuf authMoreData(ChannelHandlerContext ctx, int status) {
+        ByteBuf out = ctx.alloc().buffer();
+        int start = Packets.beginPacket(out);
+        out.writeBytes(AuthMoreDataForm.payload(status, login.connectAttributes(), proxy.identity().serverVersion()));
+        nextSequence = Packets.endPacket(out, start, nextSequence);
+        return out;
     }
 
     private void openFirstBackend(ChannelHandlerContext ctx, AuthOutcome.Accepted ok, String host) {
@@ -344,6 +344,12 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
         done = true;
         if (timeout != null) {
             timeout.cancel(false);
+        }
+        SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+        if (secure && (ssl == null || !ssl.handshakeFuture().isDone())) {
+            // No way to send an error before TLS is up (it would wait for a handshake that may never come).
+            ctx.close();
+            return;
         }
         long caps = capabilities != 0 ? capabilities : Capabilities.CLIENT_PROTOCOL_41;
         ctx.writeAndFlush(Replies.error(ctx.alloc(), seq, caps, code, state, message))

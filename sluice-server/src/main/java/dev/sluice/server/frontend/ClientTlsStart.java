@@ -5,6 +5,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.ssl.SslHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Puts TLS under a client's login after its SSLRequest: an {@link SslHandler} goes in front of the
@@ -15,9 +17,12 @@ import io.netty.handler.ssl.SslHandler;
  * ClientHello may have been read together with it and sit, undecoded, in the frame decoder (which
  * stops after an SSLRequest for that reason). Those bytes are taken out and fed through the new
  * TLS handler — later, from the event loop, with reading paused meanwhile, so nothing from the
- * socket can overtake them and no handler is entered while it is still running.
+ * socket can overtake them and no handler is entered while it is still running. "Later" is also
+ * when the certificate is ready, should Sluice still be making its self-signed one.
  */
 final class ClientTlsStart {
+    private static final Logger LOG = LoggerFactory.getLogger(ClientTlsStart.class);
+
     private ClientTlsStart() {
     }
 
@@ -26,13 +31,17 @@ final class ClientTlsStart {
         ClientFrameDecoder frames = pipeline.get(ClientFrameDecoder.class);
         ctx.channel().config().setAutoRead(false);
         ByteBuf early = frames.takeBuffered();
-        SslHandler ssl = tls.newHandler(ctx.alloc());
-        pipeline.addBefore(pipeline.context(frames).name(), "tls", ssl);
-        ctx.executor().execute(() -> {
-            if (!ctx.channel().isActive()) {
+        tls.ready().whenComplete((material, error) -> ctx.executor().execute(() -> {
+            if (!ctx.channel().isActive() || error != null) {
                 early.release();
+                if (error != null) {
+                    LOG.debug("client {}: TLS requested but unavailable: {}", ctx.channel().remoteAddress(),
+                            error.getMessage());
+                }
+                ctx.close();
                 return;
             }
+            pipeline.addBefore(pipeline.context(frames).name(), "tls", material.newHandler(ctx.alloc()));
             if (early.isReadable()) {
                 pipeline.fireChannelRead(early);
                 pipeline.fireChannelReadComplete();
@@ -40,6 +49,6 @@ final class ClientTlsStart {
                 early.release();
             }
             ctx.channel().config().setAutoRead(true);
-        });
+        }));
     }
 }

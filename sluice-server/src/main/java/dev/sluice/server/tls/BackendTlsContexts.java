@@ -1,6 +1,7 @@
 package dev.sluice.server.tls;
 
 import dev.sluice.server.backend.BackendTls;
+import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.NodeConfig;
 import dev.sluice.server.config.NodeTls;
 import dev.sluice.server.config.SluiceConfig;
@@ -8,7 +9,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
-import java.io.File;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -31,11 +32,14 @@ public final class BackendTlsContexts implements Function<String, BackendTls> {
     private static final String NO_CA = "";
 
     private final Supplier<SluiceConfig> config;
+    private final Optional<Path> configDirectory;
     private final Map<String, SslContext> contexts = new ConcurrentHashMap<>();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
-    public BackendTlsContexts(Supplier<SluiceConfig> config) {
+    /** @param configDirectory where relative {@code tls-ca} file names are taken from */
+    public BackendTlsContexts(Supplier<SluiceConfig> config, Optional<Path> configDirectory) {
         this.config = config;
+        this.configDirectory = configDirectory;
     }
 
     @Override
@@ -46,7 +50,8 @@ public final class BackendTlsContexts implements Function<String, BackendTls> {
         if (mode == NodeTls.OFF) {
             return BackendTls.OFF;
         }
-        Optional<String> ca = node.flatMap(NodeConfig::tlsCa);
+        Optional<String> ca = node.flatMap(NodeConfig::tlsCa)
+                .map(f -> ConfigLoader.resolve(configDirectory, f).toAbsolutePath().toString());
         if (ca.isEmpty() && warned.add(nodeName)) {
             LOG.warn("node '{}': TLS ({}) without verifying its certificate (no tls-ca): the link is encrypted but "
                     + "not authenticated", nodeName, mode.configName());
@@ -61,7 +66,7 @@ public final class BackendTlsContexts implements Function<String, BackendTls> {
             if (caFile.equals(NO_CA)) {
                 b.trustManager(InsecureTrustManagerFactory.INSTANCE).endpointIdentificationAlgorithm(null);
             } else {
-                b.trustManager(new File(caFile)).endpointIdentificationAlgorithm("HTTPS");
+                b.trustManager(Path.of(caFile).toFile()).endpointIdentificationAlgorithm("HTTPS");
             }
             return b.build();
         } catch (SSLException | IllegalArgumentException e) {

@@ -1,5 +1,6 @@
 package dev.sluice.server.tls;
 
+import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.TlsConfig;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslContext;
@@ -14,6 +15,8 @@ import java.security.GeneralSecurityException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
@@ -21,36 +24,67 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What Sluice needs to accept TLS from clients: the server-side context (TLS 1.2 and 1.3, the
- * JDK's implementation) and the certificate it presents, whose SHA-256 fingerprint is logged at
- * start so that an operator can tell clients what to pin.
+ * JDK's implementation) and the certificate it presents, whose SHA-256 fingerprint is logged so
+ * that an operator can tell clients what to pin.
+ *
+ * <p>Configured PEM files are read at start (a bad file stops the start). A self-signed pair is
+ * loaded — or, the first time, made by {@code keytool}, which takes a few seconds — on a thread of
+ * its own, so that Sluice starts listening at once; a client asking for TLS in the meantime waits
+ * for it ({@link #ready()}).
  */
 public final class ClientTls {
     private static final Logger LOG = LoggerFactory.getLogger(ClientTls.class);
     private static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
     private static final String TEMP_DIRECTORY_PREFIX = "sluice-tls-";
 
-    private final SslContext context;
-    private final X509Certificate certificate;
-    private final Optional<Path> certificatePem;
-
-    private ClientTls(SslContext context, X509Certificate certificate, Optional<Path> certificatePem) {
-        this.context = context;
-        this.certificate = certificate;
-        this.certificatePem = certificatePem;
+    /** The context and the certificate it presents. */
+    public record Material(SslContext context, X509Certificate certificate, Optional<Path> certificatePem) {
+        public SslHandler newHandler(ByteBufAllocator alloc) {
+            return context.newHandler(alloc);
+        }
     }
 
-    /** From the {@code tls:} section; empty when TLS toward clients is turned off. */
-    public static Optional<ClientTls> from(TlsConfig config) {
+    private final CompletableFuture<Material> material;
+
+    private ClientTls(CompletableFuture<Material> material) {
+        this.material = material;
+    }
+
+    /**
+     * From the {@code tls:} section; empty when TLS toward clients is turned off.
+     *
+     * @param configDirectory the configuration file's directory: relative file names are taken from
+     *     there, and the self-signed pair is kept in its {@code .sluice} unless {@code self-signed-dir} says
+     *     otherwise; without one, in a per-user directory under the system's temporary directory
+     */
+    public static Optional<ClientTls> from(TlsConfig config, Optional<Path> configDirectory) {
         if (!config.enabled()) {
             LOG.info("TLS toward clients is off (tls.enabled: false): SSL requests are refused");
             return Optional.empty();
         }
-        ClientTls tls = config.hasCertificate() ? fromPem(Path.of(config.cert().get()), Path.of(config.key().get()))
-                : selfSigned(config.selfSignedDir().map(Path::of).orElseGet(ClientTls::temporaryDirectory));
-        return Optional.of(tls);
+        if (config.hasCertificate()) {
+            return Optional.of(new ClientTls(CompletableFuture.completedFuture(fromPem(
+                    ConfigLoader.resolve(configDirectory, config.cert().get()),
+                    ConfigLoader.resolve(configDirectory, config.key().get())))));
+        }
+        Path dir = config.selfSignedDir().map(d -> ConfigLoader.resolve(configDirectory, d))
+                .or(() -> configDirectory.map(d -> d.resolve(ConfigLoader.STATE_DIRECTORY)))
+                .orElseGet(ClientTls::temporaryDirectory);
+        CompletableFuture<Material> material = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                material.complete(selfSigned(dir));
+            } catch (RuntimeException e) {
+                LOG.error("TLS toward clients is unavailable: {}", e.getMessage());
+                material.completeExceptionally(e);
+            }
+        }, "sluice-self-signed-certificate");
+        t.setDaemon(true);
+        t.start();
+        return Optional.of(new ClientTls(material));
     }
 
-    private static ClientTls fromPem(Path cert, Path key) {
+    private static Material fromPem(Path cert, Path key) {
         try {
             X509Certificate first;
             try (InputStream in = Files.newInputStream(cert)) {
@@ -59,14 +93,14 @@ public final class ClientTls {
             SslContext ctx = builder(SslContextBuilder.forServer(cert.toFile(), key.toFile())).build();
             LOG.info("TLS toward clients: certificate {} ({}), SHA-256 fingerprint {}", cert,
                     first.getSubjectX500Principal(), Fingerprint.sha256(first));
-            return new ClientTls(ctx, first, Optional.of(cert));
+            return new Material(ctx, first, Optional.of(cert));
         } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
             throw new IllegalStateException("tls: cannot use certificate " + cert + " with key " + key + ": "
                     + e.getMessage() + " (both PEM; the key unencrypted PKCS#8, '-----BEGIN PRIVATE KEY-----')", e);
         }
     }
 
-    private static ClientTls selfSigned(Path dir) {
+    private static Material selfSigned(Path dir) {
         SelfSignedCertificate pair = SelfSignedCertificate.loadOrCreate(dir);
         try {
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
@@ -74,7 +108,7 @@ public final class ClientTls {
             SslContext ctx = builder(SslContextBuilder.forServer(kmf)).build();
             LOG.info("TLS toward clients: self-signed certificate {}, SHA-256 fingerprint {}", pair.certificatePem(),
                     Fingerprint.sha256(pair.certificate()));
-            return new ClientTls(ctx, pair.certificate(), Optional.of(pair.certificatePem()));
+            return new Material(ctx, pair.certificate(), Optional.of(pair.certificatePem()));
         } catch (GeneralSecurityException | SSLException e) {
             throw new IllegalStateException("cannot use the self-signed certificate in " + dir + ": " + e.getMessage(),
                     e);
@@ -90,21 +124,30 @@ public final class ClientTls {
         return Path.of(System.getProperty("java.io.tmpdir"), TEMP_DIRECTORY_PREFIX + System.getProperty("user.name"));
     }
 
-    /** A new server-side handler for one client connection. */
-    public SslHandler newHandler(ByteBufAllocator alloc) {
-        return context.newHandler(alloc);
+    /** Completes once the certificate is there (at once for configured files); fails if it cannot be. */
+    public CompletableFuture<Material> ready() {
+        return material;
     }
 
+    private Material await() {
+        try {
+            return material.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    /** The certificate presented (waits for it). */
     public X509Certificate certificate() {
-        return certificate;
+        return await().certificate();
     }
 
     public String fingerprint() {
-        return Fingerprint.sha256(certificate);
+        return Fingerprint.sha256(certificate());
     }
 
-    /** The certificate as a PEM file, for clients that verify it. */
+    /** The certificate as a PEM file, for clients that verify it (waits for it). */
     public Optional<Path> certificatePem() {
-        return certificatePem;
+        return await().certificatePem();
     }
 }

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * clients that want to verify it ({@code mariadb --ssl-ca=… --ssl-verify-server-cert}).
  *
  * <p>Several Sluice processes may share the directory (tests): the file is generated under a
- * temporary name and moved into place atomically; whoever loses the race uses the winner's file.
+ * temporary name and linked into place, which fails if it is there already; whoever loses the race
+ * uses the winner's file.
  *
  * @param keyStore the PKCS#12 file
  * @param certificatePem the certificate alone, PEM
@@ -65,9 +66,14 @@ public record SelfSignedCertificate(Path keyStore, Path certificatePem, KeyStore
             } else {
                 Path fresh = generate(dir);
                 try {
-                    Files.move(fresh, file, StandardCopyOption.ATOMIC_MOVE);
+                    // A new name for the finished file, which fails if it exists (rename would replace it).
+                    Files.createLink(file, fresh);
                     LOG.info("made a self-signed TLS certificate for clients in {}", file);
                 } catch (FileAlreadyExistsException raced) {
+                    // Another process got there first: use its pair.
+                } catch (UnsupportedOperationException noHardLinks) {
+                    Files.move(fresh, file);
+                } finally {
                     Files.deleteIfExists(fresh);
                 }
             }

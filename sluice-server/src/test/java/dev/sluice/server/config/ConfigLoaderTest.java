@@ -175,4 +175,100 @@ class ConfigLoaderTest {
                   - {name: rw, listen: 127.0.0.1:6033}
                 """)).hasMessageContaining("exactly one node must have role: primary");
     }
+
+    // ---- security (issue 9): tls:, node TLS, require-tls, limits, users full-auth ----
+
+    @Test
+    void securityDefaultsAreSafe() {
+        SluiceConfig c = parse("""
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033}
+                """);
+        assertThat(c.tls()).isEqualTo(TlsConfig.DEFAULT);
+        assertThat(c.tls().enabled()).isTrue();
+        assertThat(c.node("primary").orElseThrow().tls()).isEqualTo(NodeTls.PREFERRED);
+        assertThat(c.node("primary").orElseThrow().tlsCa()).isEmpty();
+        assertThat(c.endpoints().get(0).requireTls()).isFalse();
+        assertThat(c.limits().sessionMemory()).isEqualTo(4L << 20);
+        assertThat(c.limits().loginFailures()).isEqualTo(new LoginFailureLimit(10, Duration.ofMinutes(1),
+                Duration.ofMinutes(1)));
+        assertThat(c.limits().idleTimeout()).isEqualTo(Duration.ofHours(8));
+    }
+
+    @Test
+    void securityKeysAreRead() {
+        SluiceConfig c = ConfigLoader.parse("""
+                nodes:
+                  - {name: primary, address: 127.0.0.1:3311, role: primary, tls: required, tls-ca: /etc/ca.pem}
+                  - {name: ro1, address: 127.0.0.1:3312, tls: off}
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033, require-tls: true}
+                users:
+                  - {user: app, password: secret, full-auth: true}
+                  - {user: other, password: x}
+                limits:
+                  idle-timeout: 30s
+                  session-memory: 16m
+                  login-failures: {max: 3, window: 10s, block: 2m}
+                tls: {cert: server.pem, key: server-key.pem, self-signed-dir: /var/lib/sluice}
+                """);
+        assertThat(c.node("primary").orElseThrow().tls()).isEqualTo(NodeTls.REQUIRED);
+        assertThat(c.node("primary").orElseThrow().tlsCa()).contains("/etc/ca.pem");
+        assertThat(c.node("ro1").orElseThrow().tls()).isEqualTo(NodeTls.OFF);
+        assertThat(c.endpoints().get(0).requireTls()).isTrue();
+        assertThat(EndpointSettings.toJson(c.endpoints().get(0)).get("require-tls").asBoolean()).isTrue();
+        assertThat(c.users()).containsExactly(new UserConfig("app", "secret", true), new UserConfig("other", "x", false));
+        assertThat(c.limits().idleTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.limits().sessionMemory()).isEqualTo(16L << 20);
+        assertThat(c.limits().loginFailures()).isEqualTo(new LoginFailureLimit(3, Duration.ofSeconds(10),
+                Duration.ofMinutes(2)));
+        assertThat(c.tls()).isEqualTo(new TlsConfig(true, java.util.Optional.of("server.pem"),
+                java.util.Optional.of("server-key.pem"), java.util.Optional.of("/var/lib/sluice")));
+        assertThat(ConfigLoader.resolve(java.util.Optional.of(java.nio.file.Path.of("/etc/sluice")), "server.pem"))
+                .isEqualTo(java.nio.file.Path.of("/etc/sluice/server.pem"));
+        assertThat(ConfigLoader.resolve(java.util.Optional.of(java.nio.file.Path.of("/etc/sluice")), "/abs.pem"))
+                .isEqualTo(java.nio.file.Path.of("/abs.pem"));
+        assertThat(ConfigLoader.parse(NODES + """
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033}
+                tls: {enabled: false}
+                limits: {login-failures: {max: 0}}
+                """).tls().enabled()).isFalse();
+    }
+
+    @Test
+    void badSecurityValuesNameTheKeyAndTheAllowedValues() {
+        String endpoint = """
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033}
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse("""
+                nodes:
+                  - {name: primary, address: 127.0.0.1:3311, role: primary, tls: maybe}
+                """ + endpoint)).hasMessageContaining("nodes[0].tls").hasMessageContaining("required | preferred | off");
+        assertThatThrownBy(() -> ConfigLoader.parse("""
+                nodes:
+                  - {name: primary, address: 127.0.0.1:3311, role: primary, tls: off, tls-ca: ca.pem}
+                """ + endpoint)).hasMessageContaining("tls-ca is given but tls is off");
+        assertThatThrownBy(() -> ConfigLoader.parse("""
+                nodes:
+                  - {name: primary, address: 127.0.0.1:3311, role: primary, tls-verify: true}
+                """ + endpoint)).hasMessageContaining("unknown key 'nodes[0].tls-verify'").hasMessageContaining("tls-ca");
+        assertThatThrownBy(() -> parse("""
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033, require-tls: sometimes}
+                """)).hasMessageContaining("endpoints[0].require-tls").hasMessageContaining("true or false");
+        assertThatThrownBy(() -> parse(endpoint + "tls: {cert: a.pem}\n"))
+                .hasMessageContaining("tls: give both cert and key");
+        assertThatThrownBy(() -> parse(endpoint + "tls: {certificate: a.pem}\n"))
+                .hasMessageContaining("unknown key 'tls.certificate'").hasMessageContaining("self-signed-dir");
+        assertThatThrownBy(() -> parse(endpoint + "limits: {session-memory: 1k}\n"))
+                .hasMessageContaining("limits.session-memory").hasMessageContaining("64k..1024g");
+        assertThatThrownBy(() -> parse(endpoint + "limits: {login-failures: {max: 5, window: 0s}}\n"))
+                .hasMessageContaining("limits.login-failures.window").hasMessageContaining("longer than 0");
+        assertThatThrownBy(() -> parse(endpoint + "limits: {login-failures: {max: 5, blocked: 1m}}\n"))
+                .hasMessageContaining("unknown key 'limits.login-failures.blocked'").hasMessageContaining("block");
+        assertThatThrownBy(() -> parse(endpoint + "users: [{user: a, password: b, full-auth: yes please}]\n"))
+                .hasMessageContaining("users[0].full-auth");
+    }
 }

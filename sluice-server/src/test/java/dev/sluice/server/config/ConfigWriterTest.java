@@ -18,7 +18,8 @@ class ConfigWriterTest {
             nodes:
               - {name: primary, address: 127.0.0.1:3311, role: primary}
               - {name: ro1, address: "[::1]:3312", role: replica, zone: "yes", capacity: 3}
-              - {name: ro2, address: db-2.example:3313, role: replica, zone: "#a: b"}
+              - {name: ro2, address: db-2.example:3313, role: replica, zone: "#a: b", tls: required, tls-ca: certs/ca.pem}
+              - {name: ro3, address: 127.0.0.1:3314, role: replica, tls: off}
             endpoints:
               - name: rw
                 listen: 127.0.0.1:6033
@@ -35,6 +36,10 @@ class ConfigWriterTest {
                 connection-pool: transaction
                 allow: [10.0.0.0/8, "::1/128", "fe80::/10"]
                 max-connections: 50
+                require-tls: true
+                pool-max-connections: 7
+                pool-idle-timeout: 3s
+                pool-wait-timeout: 250ms
               - name: ro
                 listen: "[::]:6034"
                 mode: read-only
@@ -42,7 +47,7 @@ class ConfigWriterTest {
                 max-replication-lag: 1h
             admin: {listen: 0.0.0.0:8033, token: "tok: en # not a comment"}
             users:
-              - {user: app, password: "true"}
+              - {user: app, password: "true", full-auth: true}
               - {user: "null", password: ""}
             limits:
               handshake-timeout: 5s
@@ -50,6 +55,9 @@ class ConfigWriterTest {
               max-packet-size: 16m
               backend-connect-timeout: 1500ms
               io-threads: 255
+              session-memory: 8m
+              login-failures: {max: 3, window: 10s, block: 2m}
+            tls: {enabled: true, cert: /etc/sluice/cert.pem, key: /etc/sluice/key.pem, self-signed-dir: /var/lib/sluice}
             """;
 
     @Test
@@ -67,6 +75,20 @@ class ConfigWriterTest {
         assertThat(reread.monitor().password()).isEqualTo("0123");
         assertThat(reread.admin().token()).isEqualTo("tok: en # not a comment");
         assertThat(reread.users().get(0).password()).isEqualTo("true");
+        assertThat(reread.users().get(0).fullAuth()).isTrue();
+        assertThat(reread.nodes().get(2).tls()).isEqualTo(NodeTls.REQUIRED);
+        assertThat(reread.nodes().get(3).tls()).isEqualTo(NodeTls.OFF);
+        assertThat(reread.limits().loginFailures().max()).isEqualTo(3);
+        assertThat(reread.tls().cert()).contains("/etc/sluice/cert.pem");
+    }
+
+    @Test
+    void turningTlsOffSurvivesTheRoundTrip() {
+        SluiceConfig original = ConfigLoader.parse(EVERYTHING.replace(
+                "tls: {enabled: true, cert: /etc/sluice/cert.pem, key: /etc/sluice/key.pem, self-signed-dir: /var/lib/sluice}",
+                "tls: {enabled: false}"));
+        assertThat(original.tls().enabled()).isFalse();
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(original))).isEqualTo(original);
     }
 
     @Test

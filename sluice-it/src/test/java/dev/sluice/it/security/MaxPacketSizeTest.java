@@ -1,0 +1,86 @@
+package dev.sluice.it.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.it.support.RawMysqlClient;
+import dev.sluice.it.support.RawMysqlClient.RawPacket;
+import dev.sluice.it.support.SandboxCluster;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code limits.max-packet-size}: a packet over it gets the server's own error for that,
+ * ER_NET_PACKET_TOO_LARGE (1153, SQLSTATE 08S01, "Got a packet bigger than 'max_allowed_packet'
+ * bytes"), and the connection is closed; one just under it goes through.
+ */
+class MaxPacketSizeTest {
+    private static final int LIMIT = 1 << 20;
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+    private static GuardedSluice sluice;
+
+    @BeforeAll
+    static void start() {
+        sluice = GuardedSluice.start("""
+                limits: {max-packet-size: 1m}
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:0, mode: read-write}
+                """);
+    }
+
+    @AfterEach
+    void bystanderUnaffected() {
+        sluice.assertBystanderUnaffected();
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        if (sluice != null) {
+            sluice.close();
+        }
+    }
+
+    private static RawMysqlClient login() throws Exception {
+        return RawMysqlClient.login(sluice.port("rw"), SandboxCluster.APP_USER, SandboxCluster.APP_PASSWORD, "test",
+                READ_TIMEOUT);
+    }
+
+    private static byte[] query(int payloadSize) {
+        byte[] prefix = "\u0003SELECT LENGTH('".getBytes(StandardCharsets.US_ASCII);
+        byte[] suffix = "')".getBytes(StandardCharsets.US_ASCII);
+        byte[] q = new byte[payloadSize];
+        Arrays.fill(q, (byte) 'x');
+        System.arraycopy(prefix, 0, q, 0, prefix.length);
+        System.arraycopy(suffix, 0, q, q.length - suffix.length, suffix.length);
+        return q;
+    }
+
+    @Test
+    void aPacketOverTheLimitGetsError1153AndTheConnectionCloses() throws Exception {
+        try (RawMysqlClient c = login()) {
+            c.writePacket(0, query(LIMIT + 1));
+            RawPacket answer = c.readPacket();
+            assertThat(answer.isErr()).as("answer " + answer).isTrue();
+            assertThat(answer.err().errorCode()).isEqualTo(1153);
+            assertThat(answer.err().sqlState()).isEqualTo("08S01");
+            assertThat(answer.err().message()).startsWith("Got a packet bigger than 'max_allowed_packet' bytes");
+            assertThat(answer.sequenceId()).isEqualTo(1);
+            assertThat(c.awaitClosed()).isTrue();
+        }
+    }
+
+    @Test
+    void aPacketAtTheLimitGoesThrough() throws Exception {
+        try (RawMysqlClient c = login()) {
+            c.writePacket(0, query(LIMIT));
+            List<List<String>> rows = c.readResult();
+            int expected = LIMIT - "\u0003SELECT LENGTH('".length() - "')".length();
+            assertThat(rows).containsExactly(List.of(Integer.toString(expected)));
+        }
+    }
+}
