@@ -12,6 +12,7 @@ import dev.sluice.routing.sql.Statement;
 import dev.sluice.routing.sql.TransactionControl;
 import dev.sluice.routing.topology.Node;
 import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.backend.SessionTracking;
 import dev.sluice.server.runtime.NodeRef;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
@@ -177,18 +178,33 @@ final class RouteExecutor {
         }
         int answeringId = answering.get().id();
         boolean autocommitOff = statement.autocommitChange() == AutocommitChange.OFF;
+        boolean retrack = SessionTracking.mayChangeTracking(frame);
         for (BackendConnection other : session.backends().all()) {
             if (other.nodeId() != answeringId) {
                 other.send(frame.retainedDuplicate(), kind, new Commands.SessionCommandSink(session));
                 if (autocommitOff && isReplica(other.nodeId())) {
                     Commands.keepAutocommit(session, other);
                 }
+                if (retrack) {
+                    SessionTracking.enable(other);
+                }
             }
         }
         session.routing().onStatementSent(statement, decision);
         routed(answering.get().name(), "all", decision);
-        session.forward(answering.get(), frame, kind, listener.with(CommandListener.NONE));
+        session.forward(answering.get(), frame, kind, listener.with(retrack ? RETRACK : CommandListener.NONE));
     }
+
+    /**
+     * After a client's own {@code SET session_track_system_variables}: GTID tracking on again,
+     * queued before the client's next command, which session consistency depends on.
+     */
+    private static final CommandListener RETRACK = new CommandListener() {
+        @Override
+        public void onComplete(BackendConnection backend, dev.sluice.protocol.stream.ResponseTracker tracker) {
+            SessionTracking.enable(backend);
+        }
+    };
 
     private void routed(String node, String target, RouteDecision decision) {
         session.proxy().metrics().statementRouted(session.endpoint().name(), node, target,

@@ -146,18 +146,19 @@ final class SessionBackends {
     /** Gives {@code b} the session's state, unless it already carries it. */
     private CompletableFuture<Void> prepare(BackendConnection b, int nodeId, String tag) {
         List<ReplayCommand> commands = new ArrayList<>();
-        if (b.stateTag() == null) {
-            SessionTracking.enable(b);
-        } else if (b.stateTag().equals(tag)) {
+        if (b.stateTag() != null && b.stateTag().equals(tag)) {
             return CompletableFuture.completedFuture(null);
-        } else {
+        }
+        if (b.stateTag() != null) {
             commands.add(new ReplayCommand(resetPacket(b), ResponseKind.SINGLE));
-            commands.add(new ReplayCommand(InternalQuery.queryPacket(b.channel().alloc().buffer(),
-                    SessionTracking.enableStatement(b.serverVersion())), ResponseKind.RESULT));
             state.schema().ifPresent(s -> commands.add(new ReplayCommand(InternalQuery.queryPacket(
                     b.channel().alloc().buffer(), "USE `" + s.replace("`", "``") + "`"), ResponseKind.RESULT)));
         }
         commands.addAll(state.replay(nodeId));
+        // Last, so that a replayed SET session_track_system_variables (MariaDB Connector/J sends
+        // one at every connect) does not switch GTID tracking off again.
+        commands.add(new ReplayCommand(InternalQuery.queryPacket(b.channel().alloc().buffer(),
+                SessionTracking.enableStatement(b.serverVersion())), ResponseKind.RESULT));
         return runReplay(b, commands);
     }
 
