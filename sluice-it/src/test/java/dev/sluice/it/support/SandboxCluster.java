@@ -272,6 +272,16 @@ public final class SandboxCluster {
         topology.awaitThreadsRunning(replica);
     }
 
+    /**
+     * {@code MASTER_DELAY}: the replica keeps replicating, each transaction applied {@code seconds}
+     * after the primary committed it: a replica that is up, healthy and behind, for real.
+     */
+    public void delayReplication(SandboxNode replica, int seconds) {
+        rootClient.query(replica, "STOP SLAVE");
+        rootClient.query(replica, "CHANGE MASTER TO MASTER_DELAY = " + seconds);
+        startReplication(replica);
+    }
+
     /** {@code STOP SLAVE SQL_THREAD}: the replica keeps receiving but stops applying, so its lag grows. */
     public void stopSqlThread(SandboxNode replica) {
         rootClient.query(replica, "STOP SLAVE SQL_THREAD");
