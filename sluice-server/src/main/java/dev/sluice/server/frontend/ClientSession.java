@@ -8,9 +8,7 @@ import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.protocol.stream.ResponseTracker;
 import dev.sluice.server.backend.BackendConnection;
-import dev.sluice.server.backend.BackendException;
 import dev.sluice.routing.session.RoutingSession;
-import dev.sluice.server.backend.LoginRequest;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
 import dev.sluice.server.runtime.ProxyRuntime;
@@ -18,7 +16,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.Future;
 import java.util.ArrayDeque;
-import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,11 +35,10 @@ import org.slf4j.LoggerFactory;
  * frames that continue a command (16 MB packets, LOCAL INFILE data) pass while a response is due.
  * Everything runs on the client channel's event loop.
  */
-public final class ClientSession implements EndpointRuntime.SessionHandle, BackendState {
+public final class ClientSession implements EndpointRuntime.SessionHandle {
     private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
     /** Beyond this many queued frames the client is not read until the queue drains. */
     private static final int MAX_QUEUED_FRAMES = 64;
-    private static final int ER_LOST_BACKEND = 2013;
 
     private final Channel client;
     private final ProxyRuntime proxy;
@@ -59,9 +55,9 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
     private final RoutingSession routing;
     private final RouteExecutor executor;
     private final ConsistentReads consistency;
-    private ReadRetry retry;
-    /** Times the current command was sent as a read (a replica failed under the others). */
-    private int readAttempts;
+    private final ReadRetries retries = new ReadRetries();
+    private final DeferredBegin deferredBegin = new DeferredBegin();
+    private final BackendFailures failures = new BackendFailures(this, retries);
     private boolean awaiting;
     private BackendConnection continuationTarget;
     private BackendConnection uploadTarget;
@@ -81,7 +77,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
         this.identity = identity;
         this.database = database;
         this.backends = new SessionBackends(client.eventLoop(), proxy.connector(), endpoint, proxy.metrics(),
-                this::onBackendLost, this);
+                this::onBackendLost, new SessionBackendState(this));
         this.forwarder = new ClientForwarder(client, this);
         this.routing = RoutingSession.open(endpoint.view());
         this.executor = new RouteExecutor(this);
@@ -138,6 +134,10 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
 
     RouteExecutor executor() {
         return executor;
+    }
+
+    Commands commands() {
+        return commands;
     }
 
     ConsistentReads consistency() {
@@ -267,7 +267,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
         }
         int command = frame.getUnsignedByte(frame.readerIndex() + Packets.HEADER_SIZE);
         endpoint.recordCommand();
-        readAttempts = 0;
+        retries.newCommand();
         commands.dispatch(command, frame);
     }
 
@@ -287,22 +287,16 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
      */
     void keepForRetry(ByteBuf frame, dev.sluice.routing.sql.Statement statement, ResponseKind kind,
             CommandListener own, Binding binding, int nodeId) {
-        releaseRetry();
-        if (payloadLength(frame) < Packets.MAX_PAYLOAD && !routing.inTransaction()) {
-            retry = new ReadRetry(frame.retainedDuplicate(), statement, kind, own, binding, ++readAttempts, nodeId);
-        }
-    }
-
-    private void releaseRetry() {
-        if (retry != null) {
-            retry.frame().release();
-            retry = null;
+        if (routing.inTransaction()) {
+            retries.release();
+        } else {
+            retries.keep(frame, statement, kind, own, binding, nodeId);
         }
     }
 
     /** The first byte of the answer is on its way to the client: a failure can no longer be hidden. */
     void answerStarted() {
-        releaseRetry();
+        retries.release();
     }
 
     /** Runs {@code action} with an open connection to {@code node}, opening it first if needed. */
@@ -326,7 +320,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
                 if (holdUntilDone != null && holdUntilDone.refCnt() > 0) {
                     holdUntilDone.release();
                 }
-                backendUnavailable(node, f.cause());
+                failures.couldNotOpen(node, f.cause());
             }
         });
     }
@@ -358,35 +352,6 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
         }
     }
 
-    @Override
-    public LoginRequest login() {
-        return loginRequest();
-    }
-
-    @Override
-    public Optional<String> schema() {
-        return routing.schema().or(() -> database);
-    }
-
-    @Override
-    public String stateTag() {
-        return stateTag(schema(), routing.replayHistory(), commands.multiStatementOption());
-    }
-
-    @Override
-    public String freshTag(Optional<String> schema) {
-        return stateTag(schema, List.of(), -1);
-    }
-
-    @Override
-    public List<ReplayCommand> replay(int nodeId) {
-        return commands.replayCommands(nodeId);
-    }
-
-    private static String stateTag(Optional<String> schema, List<String> history, int option) {
-        return "db=" + schema.orElse("") + "\u0000opt=" + option + "\u0000" + String.join("\u0000", history);
-    }
-
     /**
      * Transaction pooling: whether this session must keep its backend connections until it
      * disconnects (SPEC §7: PREPARE, temporary tables, user variables, LOCK TABLES, GET_LOCK,
@@ -412,16 +377,6 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
         }
     }
 
-    LoginRequest loginRequest() {
-        Optional<String> schema = routing.schema().or(() -> database);
-        return new LoginRequest(identity.user(), identity.credential(), schema, identity.capabilities(),
-                identity.collation(), identity.maxPacketSize(), identity.connectAttributes());
-    }
-
-    List<ReplayCommand> replayCommands(int nodeId) {
-        return commands.replayCommands(nodeId);
-    }
-
     // ---- responses ----
 
     void onResponseComplete(BackendConnection backend, ResponseTracker tracker) {
@@ -439,7 +394,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
         current = CommandListener.NONE;
         awaiting = false;
         requestEnded();
-        releaseRetry();
+        retries.release();
         done.onComplete(backend, tracker);
         leaveRetiredNodes();
         releaseIfAtBoundary();
@@ -447,68 +402,28 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
     }
 
     void onBackendFailure(BackendConnection backend, Throwable cause, long bytesForwarded) {
-        backends.remove(backend);
-        statements.forgetNode(backend.nodeId());
+        failures.duringCommand(backend, cause, bytesForwarded);
+    }
+
+    /** The current command's listener, taken as its request ends without a complete answer. */
+    CommandListener endRequest() {
         CommandListener done = current;
         current = CommandListener.NONE;
         requestEnded();
-        boolean midResponse = bytesForwarded > 0 || uploadTarget == backend || continuationTarget == backend;
-        if (!midResponse && retry != null && retry.nodeId() == backend.nodeId()
-                && retry.attempts() <= ReadRetry.MAX_ATTEMPTS) {
-            ReadRetry again = retry;
-            retry = null;
-            awaiting = false;
-            proxy.suspect(backend.nodeId(), cause.getMessage());
-            done.onFailure(backend, cause);
-            retryRead(again);
-            return;
-        }
-        releaseRetry();
-        boolean transactionLost = routing.inTransaction() && backend.nodeId() == endpoint.view().topology().primary()
-                .map(dev.sluice.routing.topology.Node::id).orElse(-1);
-        if (midResponse || transactionLost) {
-            LOG.info("session {}: backend {} failed {}; closing the client connection", connectionId,
-                    backend.nodeName(), midResponse ? "mid-response" : "inside a transaction");
-            close();
-            return;
-        }
-        awaiting = false;
-        done.onFailure(backend, cause);
-        replyError(ER_LOST_BACKEND, ErrorCodes.SQLSTATE_GENERAL, "Lost connection to backend '" + backend.nodeName()
-                + "' during query; the statement may or may not have run. " + "Retry it");
-        drain();
+        return done;
     }
 
-    /** Routes a failed read again, now that its replica is known to be down. */
-    private void retryRead(ReadRetry r) {
-        dev.sluice.routing.RouteDecision d = dev.sluice.routing.Router.route(r.statement(), routing, endpoint.view(),
-                endpoint);
-        LOG.debug("session {}: read failed on node {}, routed again: {}", connectionId, r.nodeId(), d);
-        executor.run(r.statement(), d, r.frame(), r.kind(), r.own(), r.binding());
+    /** Whether the client is uploading through {@code backend} (LOCAL INFILE data, a 16 MB+ packet). */
+    boolean streamsUploadTo(BackendConnection backend) {
+        return uploadTarget == backend || continuationTarget == backend;
     }
 
-    private final ProxyRuntime.KillTarget killTarget = new ProxyRuntime.KillTarget() {
-        @Override
-        public String user() {
-            return identity.user();
-        }
+    private final ProxyRuntime.KillTarget killTarget = new SessionKillTarget(this);
 
-        @Override
-        public void kill() {
-            client.eventLoop().execute(ClientSession.this::close);
-        }
-
-        @Override
-        public java.util.concurrent.CompletableFuture<Optional<long[]>> runningStatement() {
-            java.util.concurrent.CompletableFuture<Optional<long[]>> f = new java.util.concurrent.CompletableFuture<>();
-            client.eventLoop().execute(() -> {
-                BackendConnection b = awaiting ? forwarder.source() : null;
-                f.complete(b == null || !b.isUsable() ? Optional.empty()
-                        : Optional.of(new long[] {b.nodeId(), b.serverConnectionId()}));
-            });
-            return f;
-        }
-    };
+    /** Whether a command of the client is running on a backend (its answer not yet complete). */
+    boolean isAwaitingResponse() {
+        return awaiting;
+    }
 
     @Override
     public void leaveRetiredNodesSoon() {
@@ -538,68 +453,12 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
         }
     }
 
-    /**
-     * The server closed a backend between two commands (KILL, restart, wait_timeout). Its prepared
-     * statements went with it: their ids must not be sent to the connection that replaces it (they
-     * name other statements there, or none). An open transaction went with it too: going on with a
-     * new connection would commit the rest of it as if it were whole, so the client loses its
-     * connection, as it would going direct.
-     */
     private void onBackendLost(BackendConnection backend) {
-        if (closed) {
-            return;
-        }
-        statements.forgetNode(backend.nodeId());
-        boolean primary = endpoint.view().topology().primary().map(dev.sluice.routing.topology.Node::id).orElse(-1)
-                == backend.nodeId();
-        if (primary && (routing.inTransaction() || ServerStatus.has(serverStatus, ServerStatus.IN_TRANS))) {
-            LOG.info("session {}: backend {} closed inside a transaction; closing the client connection",
-                    connectionId, backend.nodeName());
-            close();
-        }
+        failures.betweenCommands(backend);
     }
 
-    /**
-     * A backend failed one of the session's session commands: it leaves the session (SPEC §3), and
-     * the session's later reads go to the nodes whose state still matches.
-     */
     void dropNode(BackendConnection backend) {
-        backends.remove(backend);
-        statements.forgetNode(backend.nodeId());
-        boolean primary = endpoint.view().topology().primary().map(dev.sluice.routing.topology.Node::id).orElse(-1)
-                == backend.nodeId();
-        if (!primary) {
-            routing.leave(backend.nodeId());
-            LOG.debug("session {}: node {} failed a session command and left the session", connectionId,
-                    backend.nodeName());
-        }
-    }
-
-    private void backendUnavailable(NodeRef node, Throwable cause) {
-        if (retry != null && retry.nodeId() == node.id() && retry.attempts() <= ReadRetry.MAX_ATTEMPTS) {
-            // A read's replica could not be opened (down, or it refused the session's state): the
-            // read goes elsewhere and the client sees no error.
-            ReadRetry again = retry;
-            retry = null;
-            awaiting = false;
-            if (cause instanceof BackendException be && be.serverError().isPresent()) {
-                routing.leave(node.id());
-            } else {
-                proxy.suspect(node.id(), String.valueOf(cause.getMessage()));
-            }
-            retryRead(again);
-            return;
-        }
-        awaiting = false;
-        continuationTarget = null;
-        if (cause instanceof BackendException be && be.serverError().isPresent()) {
-            BackendException.ServerError e = be.serverError().get();
-            replyError(e.code(), e.sqlState(), e.message());
-        } else {
-            replyError(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL, "backend '" + node.name()
-                    + "' is unavailable: " + cause.getMessage());
-        }
-        drain();
+        failures.failedSessionCommand(backend);
     }
 
     // ---- replies Sluice writes itself ----
@@ -628,7 +487,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
     /** The current command could not be run: the client gets this error and the session goes on. */
     void commandFailed(int code, String sqlState, String message) {
         awaiting = false;
-        releaseRetry();
+        retries.release();
         continuationTarget = null;
         replyError(code, sqlState, message);
         drain();
@@ -668,42 +527,30 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
 
     // ---- transaction splitting: a BEGIN held back until the first write ----
 
-    private ByteBuf deferredBegin;
-
     /** Keeps the client's BEGIN and answers it: the client is in a transaction, the primary not yet. */
     void deferBegin(ByteBuf begin) {
-        releaseDeferredBegin();
-        deferredBegin = begin;
+        deferredBegin.hold(begin);
         serverStatus |= ServerStatus.IN_TRANS;
         replyOk();
         routing.onResponse(serverStatus);
     }
 
     boolean hasDeferredBegin() {
-        return deferredBegin != null;
+        return deferredBegin.isHeld();
     }
 
     /** The held BEGIN, to send before the transaction's first statement on the primary. */
     ByteBuf takeDeferredBegin() {
-        ByteBuf b = deferredBegin;
-        deferredBegin = null;
-        return b;
+        return deferredBegin.take();
     }
 
     /** COMMIT or ROLLBACK of a split transaction that never reached the primary. */
     void endDeferredTransaction() {
-        releaseDeferredBegin();
+        deferredBegin.release();
         serverStatus &= ~ServerStatus.IN_TRANS;
         replyOk();
         routing.onResponse(serverStatus);
         releaseIfAtBoundary();
-    }
-
-    private void releaseDeferredBegin() {
-        if (deferredBegin != null) {
-            deferredBegin.release();
-            deferredBegin = null;
-        }
     }
 
     /**
@@ -717,31 +564,13 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
     /** Session state that routing keeps (transaction, pins, temp tables, history) starts over. */
     void resetRoutingState() {
         serverStatus = ServerStatus.AUTOCOMMIT;
-        releaseDeferredBegin();
+        deferredBegin.release();
         routing.reset();
     }
 
-    /**
-     * The node a session's first backend connection goes to: its replica on a read-only endpoint,
-     * else the primary — or, when the primary is down, a readable replica, so reads keep working.
-     */
+    /** See {@link FirstNode}. */
     Optional<NodeRef> firstNode() {
-        if (endpoint.config().isReadOnly()) {
-            java.util.OptionalInt r = routing.connectionReplica();
-            return r.isPresent() ? proxy.node(r.getAsInt()) : Optional.empty();
-        }
-        Optional<dev.sluice.routing.topology.Node> primary = endpoint.view().topology().primary();
-        if (primary.isPresent() && (primary.get().state().reachable()
-                || primary.get().state().equals(dev.sluice.routing.topology.NodeState.UNMONITORED))) {
-            return Optional.of(proxy.ref(primary.get()));
-        }
-        for (int id : endpoint.view().readable().readableIds()) {
-            Optional<NodeRef> n = proxy.node(id);
-            if (n.isPresent()) {
-                return n;
-            }
-        }
-        return primary.map(proxy::ref);
+        return FirstNode.of(endpoint, routing, proxy);
     }
 
     /** Takes the next queued command, if any. */
@@ -756,37 +585,32 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
     }
 
     void close() {
-        if (closed) {
-            return;
+        if (!closed) {
+            releaseEverything();
+            client.close();
         }
-        closed = true;
-        ByteBuf f;
-        while ((f = frames.pollFirst()) != null) {
-            f.release();
-        }
-        releaseRetry();
-        releaseDeferredBegin();
-        requestEnded();
-        backends.closeAll();
-        client.close();
     }
 
     void onClientClosed() {
         if (!closed) {
-            closed = true;
-            ByteBuf f;
-            while ((f = frames.pollFirst()) != null) {
-                f.release();
-            }
-            releaseRetry();
-            releaseDeferredBegin();
-            requestEnded();
-            backends.closeAll();
+            releaseEverything();
         }
         endpoint.unregister(this);
         proxy.unregisterSession(connectionId);
         proxy.metrics().sessionClosed(endpoint.name());
         endpoint.sessionEnded();
+    }
+
+    private void releaseEverything() {
+        closed = true;
+        ByteBuf f;
+        while ((f = frames.pollFirst()) != null) {
+            f.release();
+        }
+        retries.release();
+        deferredBegin.release();
+        requestEnded();
+        backends.closeAll();
     }
 
     boolean isClosed() {

@@ -1,0 +1,54 @@
+package dev.sluice.server.frontend;
+
+import dev.sluice.protocol.packet.Packets;
+import dev.sluice.protocol.stream.ResponseKind;
+import dev.sluice.routing.sql.Statement;
+import io.netty.buffer.ByteBuf;
+
+/**
+ * The session's read kept for a retry (SPEC §4): should its replica fail before any byte of the
+ * answer reached the client, the read is routed again and the client sees no error. At most one
+ * read is kept, the current command's; a read is tried on at most {@link ReadRetry#MAX_ATTEMPTS}
+ * nodes.
+ */
+final class ReadRetries {
+    private ReadRetry kept;
+    /** Times the current command was sent as a read (a replica failed under the others). */
+    private int attempts;
+
+    /** A new client command: its reads start counting from zero. */
+    void newCommand() {
+        attempts = 0;
+    }
+
+    /**
+     * Keeps a copy of a read about to go to a replica outside a transaction. Taken before the
+     * packet is adapted to the node, so a retry can adapt it to another. Packets of 16 MB and more
+     * are not kept: their continuation frames are already on their way.
+     */
+    void keep(ByteBuf frame, Statement statement, ResponseKind kind, CommandListener own, Binding binding,
+            int nodeId) {
+        release();
+        if (Packets.payloadLength(frame, frame.readerIndex()) < Packets.MAX_PAYLOAD) {
+            kept = new ReadRetry(frame.retainedDuplicate(), statement, kind, own, binding, ++attempts, nodeId);
+        }
+    }
+
+    /** The kept read, handed over to be routed again, if it ran on {@code nodeId} and may be tried again. */
+    ReadRetry takeIfRanOn(int nodeId) {
+        if (kept == null || kept.nodeId() != nodeId || kept.attempts() > ReadRetry.MAX_ATTEMPTS) {
+            return null;
+        }
+        ReadRetry r = kept;
+        kept = null;
+        return r;
+    }
+
+    /** Forgets the kept read: its answer has started, the command ended, or the session closes. */
+    void release() {
+        if (kept != null) {
+            kept.frame().release();
+            kept = null;
+        }
+    }
+}
