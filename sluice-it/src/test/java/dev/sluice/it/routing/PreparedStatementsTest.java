@@ -1,0 +1,226 @@
+package dev.sluice.it.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.it.support.NettyLeaks;
+import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.it.support.SandboxNode;
+import dev.sluice.it.support.SluiceHarness;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.Date;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * SPEC §3 prepared statements (binary protocol) with server-side prepares in MySQL Connector/J
+ * and MariaDB Connector/J: EXECUTE of a read runs on a replica, of a write on the primary, results
+ * are the ones a direct connection gets, and closing statements leaves none behind on any backend
+ * ({@code Prepared_stmt_count} back to where it was on every node).
+ */
+class PreparedStatementsTest {
+    private static final String DB = "it_routing_ps";
+    private static final int CYCLES = 1_000;
+    private static final String READ = "SELECT @@server_id, id, name, price, born, note FROM items WHERE id >= ? ORDER BY id";
+    private static SandboxCluster cluster;
+    private static SluiceHarness sluice;
+    private static NodeNames names;
+    private static long primaryId;
+
+    @BeforeAll
+    static void start() {
+        cluster = SandboxCluster.get();
+        names = new NodeNames(cluster);
+        primaryId = cluster.serverIdOf(cluster.primary());
+        cluster.exec(cluster.primary(), "DROP DATABASE IF EXISTS " + DB, "CREATE DATABASE " + DB,
+                "CREATE TABLE " + DB + ".items (id INT PRIMARY KEY, name VARCHAR(40), price DECIMAL(10,2), "
+                        + "born DATE, note TEXT, sid INT)",
+                "INSERT INTO " + DB + ".items VALUES (1, 'one', 1.50, '2001-01-01', NULL, 0), "
+                        + "(2, 'deux ☃', -2.25, '2002-02-02', 'note', 0), (3, '', 0, NULL, REPEAT('x', 300), 0)");
+        cluster.waitForReplicasCaughtUp(Duration.ofSeconds(30));
+        sluice = SluiceHarness.readWrite(cluster,
+                "weights: {primary: 0, ro1: 100, ro2: 100, ro3: 100}\nbalancer: weighted");
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        try {
+            cluster.exec(cluster.primary(), "DROP DATABASE IF EXISTS " + DB);
+        } finally {
+            sluice.close();
+        }
+        assertThat(NettyLeaks.collect()).isEmpty();
+    }
+
+    private static String url(String driver, boolean throughSluice) {
+        if (driver.equals("mysql")) {
+            String options = "useServerPrepStmts=true&cachePrepStmts=false&connectionTimeZone=UTC"
+                    + "&forceConnectionTimeZoneToSession=false";
+            return throughSluice ? sluice.mysqlUrl("rw", options).replace("/test?", "/" + DB + "?")
+                    : "jdbc:mysql://127.0.0.1:" + cluster.primary().port() + "/" + DB + "?user=" + SandboxCluster.APP_USER
+                            + "&password=" + SandboxCluster.APP_PASSWORD + "&sslMode=DISABLED&" + options;
+        }
+        String options = "useServerPrepStmts=true&cachePrepStmts=false";
+        return throughSluice ? sluice.mariadbUrl("rw", options).replace("/test?", "/" + DB + "?")
+                : "jdbc:mariadb://127.0.0.1:" + cluster.primary().port() + "/" + DB + "?user=" + SandboxCluster.APP_USER
+                        + "&password=" + SandboxCluster.APP_PASSWORD + "&" + options;
+    }
+
+    @ParameterizedTest(name = "{0} Connector/J")
+    @ValueSource(strings = {"mysql", "mariadb"})
+    void preparedReadsRunOnReplicasWithTheResultsOfADirectConnection(String driver) throws SQLException {
+        List<String> direct;
+        try (Connection c = DriverManager.getConnection(url(driver, false))) {
+            direct = rowsOf(c, 1).get("primary");
+        }
+        assertThat(direct).hasSize(3);
+        try (Connection c = DriverManager.getConnection(url(driver, true))) {
+            Map<String, List<String>> byNode = new TreeMap<>();
+            try (PreparedStatement p = c.prepareStatement(READ)) {
+                for (int i = 0; i < 6; i++) {
+                    p.setInt(1, 1);
+                    byNode.putAll(rows(p));
+                }
+            }
+            assertThat(byNode).as("nodes that ran the prepared read").containsOnlyKeys("ro1", "ro2", "ro3");
+            byNode.forEach((node, rows) -> assertThat(rows).as("rows from " + node).isEqualTo(direct));
+        }
+    }
+
+    @ParameterizedTest(name = "{0} Connector/J")
+    @ValueSource(strings = {"mysql", "mariadb"})
+    void preparedWritesRunOnThePrimaryAndPreparedReadsInATransactionToo(String driver) throws SQLException {
+        int id = driver.equals("mysql") ? 100 : 200;
+        try (Connection c = DriverManager.getConnection(url(driver, true))) {
+            try (PreparedStatement insert = c.prepareStatement(
+                    "INSERT INTO items (id, name, price, born, note, sid) VALUES (?, ?, ?, ?, ?, @@server_id)")) {
+                for (int i = 0; i < 3; i++) {
+                    insert.setInt(1, id + i);
+                    insert.setString(2, "ps " + driver);
+                    insert.setBigDecimal(3, new BigDecimal("9.99"));
+                    insert.setDate(4, Date.valueOf("2020-02-29"));
+                    insert.setNull(5, Types.VARCHAR);
+                    assertThat(insert.executeUpdate()).isEqualTo(1);
+                }
+            }
+            assertThat(cluster.queryString(cluster.primary(), "SELECT GROUP_CONCAT(DISTINCT sid) FROM " + DB
+                    + ".items WHERE id BETWEEN " + id + " AND " + (id + 2))).isEqualTo(Long.toString(primaryId));
+            try (PreparedStatement update = c.prepareStatement("UPDATE items SET sid = @@server_id + ? WHERE id = ?")) {
+                update.setInt(1, 1000);
+                update.setInt(2, id);
+                assertThat(update.executeUpdate()).isEqualTo(1);
+            }
+            assertThat(cluster.queryString(cluster.primary(), "SELECT sid FROM " + DB + ".items WHERE id = " + id))
+                    .isEqualTo(Long.toString(primaryId + 1000));
+
+            c.setAutoCommit(false);
+            try (PreparedStatement p = c.prepareStatement(READ)) {
+                for (int i = 0; i < 3; i++) {
+                    p.setInt(1, id);
+                    assertThat(rows(p)).as("prepared read in a transaction").containsOnlyKeys("primary");
+                }
+            }
+            c.commit();
+            c.setAutoCommit(true);
+            try (PreparedStatement delete = c.prepareStatement("DELETE FROM items WHERE id >= ?")) {
+                delete.setInt(1, id);
+                assertThat(delete.executeUpdate()).isEqualTo(3);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} Connector/J")
+    @ValueSource(strings = {"mysql", "mariadb"})
+    void aThousandPrepareCloseCyclesLeaveNoStatementOnAnyBackend(String driver) throws SQLException {
+        Map<String, Long> baseline = preparedStatementCounts();
+        try (Connection c = DriverManager.getConnection(url(driver, true))) {
+            List<PreparedStatement> open = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                PreparedStatement p = c.prepareStatement(READ);
+                p.setInt(1, 1);
+                rows(p);
+                open.add(p);
+            }
+            // The measure can see statements held by Sluice's backends: three reads open on three replicas.
+            Map<String, Long> held = preparedStatementCounts();
+            long extra = held.values().stream().mapToLong(Long::longValue).sum()
+                    - baseline.values().stream().mapToLong(Long::longValue).sum();
+            assertThat(extra).as("statements held while open: " + baseline + " -> " + held).isGreaterThanOrEqualTo(3);
+            for (PreparedStatement p : open) {
+                p.close();
+            }
+
+            for (int i = 0; i < CYCLES; i++) {
+                boolean write = i % 4 == 3;
+                try (PreparedStatement p = c.prepareStatement(write
+                        ? "UPDATE items SET sid = ? WHERE id = 1" : "SELECT @@server_id, name FROM items WHERE id = ?")) {
+                    p.setInt(1, write ? i : 1 + i % 3);
+                    if (write) {
+                        p.executeUpdate();
+                    } else {
+                        try (ResultSet rs = p.executeQuery()) {
+                            assertThat(rs.next()).isTrue();
+                        }
+                    }
+                }
+            }
+            assertThat(preparedStatementCounts()).as("Prepared_stmt_count per node after %d prepare/close cycles",
+                    CYCLES).isEqualTo(baseline);
+        }
+        assertThat(preparedStatementCounts()).as("after the client left").isEqualTo(baseline);
+    }
+
+    private static Map<String, Long> preparedStatementCounts() {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (SandboxNode n : cluster.nodes()) {
+            counts.put(n.name(), Long.parseLong(cluster.queryString(n, "SELECT VARIABLE_VALUE FROM "
+                    + "information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'PREPARED_STMT_COUNT'")));
+        }
+        return counts;
+    }
+
+    /** Rows of {@link #READ} from id {@code from}, without the server id, keyed by the node that answered. */
+    private static Map<String, List<String>> rowsOf(Connection c, int from) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement(READ)) {
+            p.setInt(1, from);
+            Map<String, List<String>> rows = rows(p);
+            // A direct connection to the primary: name it so whatever the node.
+            return Map.of("primary", rows.values().iterator().next());
+        }
+    }
+
+    private static Map<String, List<String>> rows(PreparedStatement p) throws SQLException {
+        String node = null;
+        List<String> rows = new ArrayList<>();
+        try (ResultSet rs = p.executeQuery()) {
+            ResultSetMetaData md = rs.getMetaData();
+            while (rs.next()) {
+                String n = names.name(rs.getLong(1));
+                assertThat(node == null || node.equals(n)).as("one node answers one execute").isTrue();
+                node = n;
+                StringBuilder b = new StringBuilder();
+                for (int i = 2; i <= md.getColumnCount(); i++) {
+                    b.append(md.getColumnLabel(i)).append(':').append(md.getColumnType(i)).append('=')
+                            .append(rs.getString(i)).append(rs.wasNull() ? "(null)" : "").append(' ');
+                }
+                rows.add(b.toString());
+            }
+        }
+        assertThat(node).as("the read returned rows").isNotNull();
+        return Map.of(node, rows);
+    }
+}
