@@ -48,7 +48,7 @@ class PreparedStatementsTest {
         primaryId = cluster.serverIdOf(cluster.primary());
         cluster.exec(cluster.primary(), "DROP DATABASE IF EXISTS " + DB, "CREATE DATABASE " + DB,
                 "CREATE TABLE " + DB + ".items (id INT PRIMARY KEY, name VARCHAR(40), price DECIMAL(10,2), "
-                        + "born DATE, note TEXT, sid INT)",
+                        + "born DATE, note MEDIUMTEXT, sid INT)",
                 "INSERT INTO " + DB + ".items VALUES (1, 'one', 1.50, '2001-01-01', NULL, 0), "
                         + "(2, 'deux ☃', -2.25, '2002-02-02', 'note', 0), (3, '', 0, NULL, REPEAT('x', 300), 0)");
         cluster.waitForReplicasCaughtUp(Duration.ofSeconds(30));
@@ -182,6 +182,74 @@ class PreparedStatementsTest {
                     CYCLES).isEqualTo(baseline);
         }
         assertThat(preparedStatementCounts()).as("after the client left").isEqualTo(baseline);
+    }
+
+    @org.junit.jupiter.api.Test
+    void longDataGoesWhereItsStatementRuns() throws Exception {
+        // MySQL Connector/J sends a stream parameter of a server-side prepared statement as
+        // COM_STMT_SEND_LONG_DATA chunks before the EXECUTE, and COM_STMT_RESET after it.
+        int size = 200_000;
+        byte[] data = new byte[size];
+        java.util.Arrays.fill(data, (byte) 'z');
+        try (Connection c = DriverManager.getConnection(url("mysql", true) + "&blobSendChunkSize=65536")) {
+            List<String> readers = new ArrayList<>();
+            try (PreparedStatement p = c.prepareStatement("SELECT @@server_id, LENGTH(?)")) {
+                for (int i = 0; i < 3; i++) {
+                    p.setBinaryStream(1, new java.io.ByteArrayInputStream(data), size);
+                    try (ResultSet rs = p.executeQuery()) {
+                        rs.next();
+                        readers.add(names.name(rs.getLong(1)));
+                        assertThat(rs.getLong(2)).as("length of the long data seen by the read").isEqualTo(size);
+                    }
+                }
+            }
+            assertThat(readers).as("nodes that ran the read with long data").containsExactlyInAnyOrder("ro1", "ro2", "ro3");
+            try (PreparedStatement p = c.prepareStatement(
+                    "INSERT INTO items (id, name, note, sid) VALUES (300, 'long', ?, @@server_id)")) {
+                p.setBinaryStream(1, new java.io.ByteArrayInputStream(data), size);
+                assertThat(p.executeUpdate()).isEqualTo(1);
+            }
+            assertThat(cluster.queryString(cluster.primary(), "SELECT CONCAT(sid, '/', LENGTH(note)) FROM " + DB
+                    + ".items WHERE id = 300")).isEqualTo(primaryId + "/" + size);
+            try (java.sql.Statement s = c.createStatement()) {
+                s.executeUpdate("DELETE FROM items WHERE id = 300");
+            }
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void cursorFetchesStayWithTheReplicaThatOpenedTheCursor() throws Exception {
+        // useCursorFetch: EXECUTE opens a server-side cursor, COM_STMT_FETCH asks for 3 rows at a time.
+        try (Connection c = DriverManager.getConnection(url("mysql", true) + "&useCursorFetch=true");
+                PreparedStatement a = c.prepareStatement("SELECT @@server_id, seq FROM seq_1_to_40 WHERE seq >= ?");
+                PreparedStatement b = c.prepareStatement("SELECT @@server_id, seq FROM seq_1_to_40 WHERE seq >= ?")) {
+            a.setFetchSize(3);
+            b.setFetchSize(3);
+            a.setInt(1, 1);
+            b.setInt(1, 11);
+            try (ResultSet ra = a.executeQuery(); ResultSet rb = b.executeQuery()) {
+                List<Integer> seqA = new ArrayList<>();
+                List<Integer> seqB = new ArrayList<>();
+                java.util.Set<String> nodesA = new java.util.HashSet<>();
+                java.util.Set<String> nodesB = new java.util.HashSet<>();
+                boolean moreA = true;
+                boolean moreB = true;
+                while (moreA || moreB) { // interleaved: the two cursors' fetches alternate
+                    if (moreA && (moreA = ra.next())) {
+                        nodesA.add(names.name(ra.getLong(1)));
+                        seqA.add(ra.getInt(2));
+                    }
+                    if (moreB && (moreB = rb.next())) {
+                        nodesB.add(names.name(rb.getLong(1)));
+                        seqB.add(rb.getInt(2));
+                    }
+                }
+                assertThat(seqA).as("rows of cursor A").isEqualTo(java.util.stream.IntStream.rangeClosed(1, 40).boxed().toList());
+                assertThat(seqB).as("rows of cursor B").isEqualTo(java.util.stream.IntStream.rangeClosed(11, 40).boxed().toList());
+                assertThat(nodesA).as("nodes cursor A read from").hasSize(1).allMatch(n -> n.startsWith("ro"));
+                assertThat(nodesB).as("nodes cursor B read from").hasSize(1).allMatch(n -> n.startsWith("ro"));
+            }
+        }
     }
 
     private static Map<String, Long> preparedStatementCounts() {

@@ -70,7 +70,7 @@ class StatementRulesTest {
 
     @BeforeEach
     void connect() throws SQLException {
-        connection = DriverManager.getConnection(sluice.mariadbUrl("rw", "allowMultiQueries=true"));
+        connection = DriverManager.getConnection(sluice.mariadbUrl("rw", "allowMultiQueries=true&useResetConnection=true"));
         statement = connection.createStatement();
         statement.execute("USE " + DB);
     }
@@ -294,6 +294,99 @@ class StatementRulesTest {
             }
         }
         assertThat(replicas).containsAll(List.of("ro1", "ro2", "ro3"));
+    }
+
+    @Test
+    void sqlLevelPrepareAndExecuteRunOnThePrimary() throws SQLException {
+        statement.execute("PREPARE sql_level FROM 'SELECT @@server_id'");
+        for (int i = 0; i < 3; i++) {
+            assertThat(where("EXECUTE sql_level")).isEqualTo("primary");
+        }
+        statement.execute("DEALLOCATE PREPARE sql_level");
+        plainReadsGoToReplicas();
+    }
+
+    @Test
+    void userLocksSequencesAndSelectIntoRunOnThePrimary() throws SQLException {
+        assertThat(where("SELECT @@server_id, GET_LOCK('it_routing_lock', 0)")).isEqualTo("primary");
+        assertThat(where("SELECT @@server_id, IS_USED_LOCK('it_routing_lock')")).isEqualTo("primary");
+        assertThat(where("SELECT @@server_id, RELEASE_LOCK('it_routing_lock')")).isEqualTo("primary");
+        statement.execute("CREATE SEQUENCE seq_probe");
+        try {
+            // NEXTVAL writes the sequence: on a read_only replica it would fail.
+            assertThat(where("SELECT @@server_id, NEXTVAL(seq_probe)")).isEqualTo("primary");
+            assertThat(where("SELECT @@server_id, LASTVAL(seq_probe)")).isEqualTo("primary");
+        } finally {
+            statement.execute("DROP SEQUENCE seq_probe");
+        }
+        statement.execute("SELECT @@server_id INTO @where_into");
+        assertThat(where("SELECT @where_into")).as("the value SELECT … INTO stored").isEqualTo("primary");
+        plainReadsGoToReplicas();
+    }
+
+    @Test
+    void readsWhileTablesAreLockedRunOnThePrimary() throws SQLException {
+        statement.execute("LOCK TABLES t READ");
+        try {
+            for (int i = 0; i < 3; i++) {
+                assertThat(where("SELECT @@server_id FROM t LIMIT 1")).as("read under LOCK TABLES").isEqualTo("primary");
+            }
+        } finally {
+            statement.execute("UNLOCK TABLES");
+        }
+        plainReadsGoToReplicas();
+    }
+
+    @Test
+    void rowCountIsAskedOfThePrimaryAfterAWrite() throws SQLException {
+        statement.executeUpdate("UPDATE t SET v = 'rc' WHERE v = 'seed' AND id <= 2");
+        try (ResultSet rs = statement.executeQuery("SELECT ROW_COUNT(), @@server_id")) {
+            rs.next();
+            assertThat(rs.getLong(1)).as("ROW_COUNT() of the UPDATE").isEqualTo(2);
+            assertThat(names.name(rs.getLong(2))).isEqualTo("primary");
+        }
+        statement.executeUpdate("UPDATE t SET v = 'seed' WHERE v = 'rc'");
+    }
+
+    @Test
+    void showStatementsAreReadsForReplicas() throws SQLException {
+        List<String> answered = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            try (ResultSet rs = statement.executeQuery("SHOW VARIABLES LIKE 'server_id'")) {
+                rs.next();
+                answered.add(names.name(rs.getLong(2)));
+            }
+        }
+        assertThat(answered).containsExactlyInAnyOrder("ro1", "ro2", "ro3");
+    }
+
+    @Test
+    void aHandlerStatementPinsTheSessionToThePrimary() throws SQLException {
+        plainReadsGoToReplicas();
+        statement.execute("HANDLER t OPEN");
+        try (ResultSet rs = statement.executeQuery("HANDLER t READ `PRIMARY` FIRST")) {
+            assertThat(rs.next()).as("HANDLER read on the node holding the open handler").isTrue();
+        }
+        statement.execute("HANDLER t CLOSE");
+        for (int i = 0; i < 4; i++) {
+            assertThat(where("SELECT @@server_id")).as("read after HANDLER").isEqualTo("primary");
+        }
+    }
+
+    @Test
+    void resetConnectionEndsPinningAndTheSessionsState() throws SQLException {
+        statement.execute("SET @kept = 1");
+        assertThat(where("CALL p_sid()")).isEqualTo("primary");
+        assertThat(where("SELECT @@server_id")).as("pinned after CALL").isEqualTo("primary");
+        connection.unwrap(org.mariadb.jdbc.Connection.class).reset(); // COM_RESET_CONNECTION (useResetConnection=true)
+        statement = connection.createStatement();
+        statement.execute("USE " + DB);
+        plainReadsGoToReplicas();
+        try (ResultSet rs = statement.executeQuery("SELECT @@server_id, @kept")) {
+            rs.next();
+            assertThat(names.name(rs.getLong(1))).isEqualTo("primary");
+            assertThat(rs.getObject(2)).as("@kept after the reset").isNull();
+        }
     }
 
     private void reconnect() throws SQLException {
