@@ -50,7 +50,8 @@ class PreparedStatementsTest {
                 "CREATE TABLE " + DB + ".items (id INT PRIMARY KEY, name VARCHAR(40), price DECIMAL(10,2), "
                         + "born DATE, note MEDIUMTEXT, sid INT)",
                 "INSERT INTO " + DB + ".items VALUES (1, 'one', 1.50, '2001-01-01', NULL, 0), "
-                        + "(2, 'deux ☃', -2.25, '2002-02-02', 'note', 0), (3, '', 0, NULL, REPEAT('x', 300), 0)");
+                        + "(2, 'deux ☃', -2.25, '2002-02-02', 'note', 0), (3, '', 0, NULL, REPEAT('x', 300), 0)",
+                "CREATE PROCEDURE " + DB + ".p_sid() SELECT @@server_id");
         cluster.waitForReplicasCaughtUp(Duration.ofSeconds(30));
         sluice = SluiceHarness.readWrite(cluster,
                 "weights: {primary: 0, ro1: 100, ro2: 100, ro3: 100}\nbalancer: weighted");
@@ -248,6 +249,94 @@ class PreparedStatementsTest {
                 assertThat(seqB).as("rows of cursor B").isEqualTo(java.util.stream.IntStream.rangeClosed(11, 40).boxed().toList());
                 assertThat(nodesA).as("nodes cursor A read from").hasSize(1).allMatch(n -> n.startsWith("ro"));
                 assertThat(nodesB).as("nodes cursor B read from").hasSize(1).allMatch(n -> n.startsWith("ro"));
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} Connector/J")
+    @ValueSource(strings = {"mysql", "mariadb"})
+    void showWarningsAndFoundRowsFollowAPreparedReadToItsReplica(String driver) throws Exception {
+        try (Connection c = DriverManager.getConnection(url(driver, true));
+                PreparedStatement warn = c.prepareStatement("SELECT @@server_id, CAST(? AS SIGNED)");
+                PreparedStatement calc = c.prepareStatement(
+                        "SELECT SQL_CALC_FOUND_ROWS @@server_id FROM items WHERE id >= ? LIMIT 1");
+                java.sql.Statement s = c.createStatement()) {
+            List<String> replicas = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                warn.setString(1, "not a number");
+                String ranOn = rows(warn).keySet().iterator().next();
+                replicas.add(ranOn);
+                int warnings = 0;
+                try (ResultSet rs = s.executeQuery("SHOW WARNINGS")) {
+                    while (rs.next()) {
+                        warnings++;
+                        assertThat(rs.getInt("Code")).isEqualTo(1292);
+                    }
+                }
+                assertThat(warnings).as("SHOW WARNINGS after a prepared read with a warning on " + ranOn).isEqualTo(1);
+
+                calc.setInt(1, 1);
+                String calcOn;
+                try (ResultSet rs = calc.executeQuery()) {
+                    rs.next();
+                    calcOn = names.name(rs.getLong(1));
+                }
+                try (ResultSet rs = s.executeQuery("SELECT FOUND_ROWS(), @@server_id")) {
+                    rs.next();
+                    assertThat(names.name(rs.getLong(2))).as("where FOUND_ROWS() ran").isEqualTo(calcOn);
+                    assertThat(rs.getLong(1)).as("FOUND_ROWS() after the prepared read on " + calcOn).isEqualTo(3);
+                }
+            }
+            assertThat(replicas).allMatch(n -> n.startsWith("ro"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0} Connector/J")
+    @ValueSource(strings = {"mysql", "mariadb"})
+    void aTemporaryTableCreatedByAPreparedStatementKeepsItsReadsOnThePrimary(String driver) throws Exception {
+        try (Connection c = DriverManager.getConnection(url(driver, true))) {
+            try (PreparedStatement create = c.prepareStatement("CREATE TEMPORARY TABLE tmp_ps (n INT)")) {
+                create.execute();
+            }
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO tmp_ps VALUES (?)")) {
+                insert.setInt(1, 5);
+                insert.executeUpdate();
+            }
+            for (int i = 0; i < 3; i++) {
+                try (PreparedStatement read = c.prepareStatement("SELECT @@server_id, SUM(n) + ? FROM tmp_ps")) {
+                    read.setInt(1, 0);
+                    assertThat(rows(read)).as("prepared read of the temporary table").containsOnlyKeys("primary");
+                }
+                try (java.sql.Statement s = c.createStatement()) {
+                    assertThat(names.where(s, "SELECT @@server_id, SUM(n) FROM tmp_ps"))
+                            .as("text read of the temporary table").isEqualTo("primary");
+                }
+            }
+            try (PreparedStatement drop = c.prepareStatement("DROP TEMPORARY TABLE tmp_ps")) {
+                drop.execute();
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} Connector/J")
+    @ValueSource(strings = {"mysql", "mariadb"})
+    void aPreparedCallRunsOnThePrimaryAndPinsTheSession(String driver) throws Exception {
+        try (Connection c = DriverManager.getConnection(url(driver, true))) {
+            try (PreparedStatement read = c.prepareStatement("SELECT @@server_id, ?")) {
+                read.setInt(1, 1);
+                assertThat(rows(read)).as("before the CALL").doesNotContainKey("primary");
+            }
+            try (java.sql.CallableStatement call = c.prepareCall("{CALL p_sid()}")) {
+                try (ResultSet rs = call.executeQuery()) {
+                    rs.next();
+                    assertThat(names.name(rs.getLong(1))).as("the procedure's SELECT @@server_id").isEqualTo("primary");
+                }
+            }
+            for (int i = 0; i < 3; i++) {
+                try (PreparedStatement read = c.prepareStatement("SELECT @@server_id, ?")) {
+                    read.setInt(1, 1);
+                    assertThat(rows(read)).as("after the CALL").containsOnlyKeys("primary");
+                }
             }
         }
     }
