@@ -29,6 +29,8 @@ import org.junit.jupiter.api.Test;
  */
 class SessionStateTest {
     private static final String DB = "it_routing_state";
+    /** Only {@link #replicasOpenedAfterUseAndSetsSeeTheSameSessionState} goes there: it counts sessions in it. */
+    private static final String REPLAY_DB = "it_routing_replay";
     private static final String STATE = "SELECT @@server_id, @@sql_mode, @@time_zone, DATABASE(), "
             + "@@character_set_client, @@character_set_results, @@collation_connection";
     private static SandboxCluster cluster;
@@ -39,7 +41,8 @@ class SessionStateTest {
     static void start() {
         cluster = SandboxCluster.get();
         names = new NodeNames(cluster);
-        cluster.exec(cluster.primary(), "DROP DATABASE IF EXISTS " + DB, "CREATE DATABASE " + DB);
+        cluster.exec(cluster.primary(), "DROP DATABASE IF EXISTS " + DB, "CREATE DATABASE " + DB,
+                "DROP DATABASE IF EXISTS " + REPLAY_DB, "CREATE DATABASE " + REPLAY_DB);
         cluster.waitForReplicasCaughtUp(Duration.ofSeconds(30));
         sluice = SluiceHarness.readWrite(cluster,
                 "weights: {primary: 0, ro1: 100, ro2: 100, ro3: 100}\nbalancer: weighted");
@@ -48,7 +51,7 @@ class SessionStateTest {
     @AfterAll
     static void stop() throws InterruptedException {
         try {
-            cluster.exec(cluster.primary(), "DROP DATABASE IF EXISTS " + DB);
+            cluster.exec(cluster.primary(), "DROP DATABASE IF EXISTS " + DB, "DROP DATABASE IF EXISTS " + REPLAY_DB);
         } finally {
             sluice.close();
         }
@@ -59,22 +62,26 @@ class SessionStateTest {
     void replicasOpenedAfterUseAndSetsSeeTheSameSessionState() throws Exception {
         try (RawMysqlClient client = RawMysqlClient.login(sluice.port("rw"), SandboxCluster.APP_USER,
                 SandboxCluster.APP_PASSWORD, "test", Duration.ofSeconds(10))) {
-            // One read before: the first replica in turn (ro1) is open already and must get the commands too.
-            assertThat(nodeOf(client.query("SELECT @@server_id"))).isEqualTo("ro1");
+            // One read before: that replica is open already and must get the commands too.
+            String openBefore = nodeOf(client.query("SELECT @@server_id"));
+            assertThat(openBefore).startsWith("ro");
+            List<String> openedAfter = new ArrayList<>(List.of("ro1", "ro2", "ro3"));
+            openedAfter.remove(openBefore);
 
-            client.query("USE " + DB);
+            client.query("USE " + REPLAY_DB);
             client.query("SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci");
             client.query("SET sql_mode = 'ANSI_QUOTES,STRICT_ALL_TABLES,NO_ZERO_DATE'");
             client.query("SET time_zone = '+03:00'");
 
-            // No backend of this session is on ro2 or ro3 yet (the USE above would have moved it to DB).
-            assertThat(sessionsInDb(cluster.node("ro2"))).as("ro2 backends in " + DB + " before the reads").isZero();
-            assertThat(sessionsInDb(cluster.node("ro3"))).as("ro3 backends in " + DB + " before the reads").isZero();
+            // No backend of this session is on the other replicas yet (the USE would have moved it to REPLAY_DB).
+            for (String replica : openedAfter) {
+                assertThat(sessionsInReplayDb(cluster.node(replica))).as(replica + " before the reads").isZero();
+            }
 
             Map<String, List<String>> seen = new HashMap<>();
             List<String> primary = client.query("/*FORCE_MASTER*/ " + STATE).get(0);
             seen.put(nodeOf(List.of(primary)), primary.subList(1, primary.size()));
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < 3; i++) { // equal weights, weighted balancer: each replica once
                 List<String> row = client.query(STATE).get(0);
                 seen.put(nodeOf(List.of(row)), row.subList(1, row.size()));
             }
@@ -85,10 +92,11 @@ class SessionStateTest {
                         .as("@@sql_mode on " + e.getKey())
                         .containsExactlyInAnyOrder("ANSI_QUOTES", "STRICT_ALL_TABLES", "NO_ZERO_DATE");
                 assertThat(state.subList(1, state.size())).as("time zone, database, charset on " + e.getKey())
-                        .containsExactly("+03:00", DB, "utf8mb4", "utf8mb4", "utf8mb4_unicode_ci");
+                        .containsExactly("+03:00", REPLAY_DB, "utf8mb4", "utf8mb4", "utf8mb4_unicode_ci");
             }
-            assertThat(sessionsInDb(cluster.node("ro2"))).as("ro2 opened for the reads, in " + DB).isEqualTo(1);
-            assertThat(sessionsInDb(cluster.node("ro3"))).as("ro3 opened for the reads, in " + DB).isEqualTo(1);
+            for (String replica : openedAfter) {
+                assertThat(sessionsInReplayDb(cluster.node(replica))).as(replica + " opened for the reads").isEqualTo(1);
+            }
         }
     }
 
@@ -114,13 +122,41 @@ class SessionStateTest {
         }
     }
 
+    @Test
+    void aReplicaThatFailsASessionCommandLeavesTheSessionButTheSessionGoesOn() throws Exception {
+        // A database that only the primary has (not written to the binlog): USE fails on every replica.
+        String onlyOnPrimary = DB + "_primary_only";
+        cluster.exec(cluster.primary(), "SET SESSION sql_log_bin = 0", "DROP DATABASE IF EXISTS " + onlyOnPrimary,
+                "CREATE DATABASE " + onlyOnPrimary);
+        try (RawMysqlClient client = RawMysqlClient.login(sluice.port("rw"), SandboxCluster.APP_USER,
+                SandboxCluster.APP_PASSWORD, "test", Duration.ofSeconds(10))) {
+            assertThat(nodeOf(client.query("SELECT @@server_id"))).as("a replica open before the USE").startsWith("ro");
+            client.query("USE " + onlyOnPrimary); // the client gets the primary's answer: OK
+            for (int i = 0; i < 6; i++) {
+                List<String> row = client.query("SELECT @@server_id, DATABASE()").get(0);
+                // Whoever answers must be in the session's database: a replica that could not follow is gone.
+                assertThat(row.get(1)).as("DATABASE() on " + nodeOf(List.of(row))).isEqualTo(onlyOnPrimary);
+            }
+            client.query("USE " + DB);
+            List<String> answered = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                List<String> row = client.query("SELECT @@server_id, DATABASE()").get(0);
+                assertThat(row.get(1)).isEqualTo(DB);
+                answered.add(nodeOf(List.of(row)));
+            }
+            assertThat(answered).as("the session still works after the failed replicas left").hasSize(3);
+        } finally {
+            cluster.exec(cluster.primary(), "SET SESSION sql_log_bin = 0", "DROP DATABASE IF EXISTS " + onlyOnPrimary);
+        }
+    }
+
     private static String nodeOf(List<List<String>> rows) {
         return names.name(Long.parseLong(rows.get(0).get(0)));
     }
 
-    /** Connections of the test account on the node whose current database is {@link #DB}. */
-    private static long sessionsInDb(SandboxNode node) {
+    /** Connections of the test account on the node whose current database is {@link #REPLAY_DB}. */
+    private static long sessionsInReplayDb(SandboxNode node) {
         return Long.parseLong(cluster.queryString(node, "SELECT COUNT(*) FROM information_schema.PROCESSLIST "
-                + "WHERE USER = '" + SandboxCluster.APP_USER + "' AND DB = '" + DB + "' AND ID <> CONNECTION_ID()"));
+                + "WHERE USER = '" + SandboxCluster.APP_USER + "' AND DB = '" + REPLAY_DB + "' AND ID <> CONNECTION_ID()"));
     }
 }
