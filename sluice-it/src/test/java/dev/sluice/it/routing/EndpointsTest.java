@@ -4,10 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.it.support.NettyLeaks;
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SluiceHarness;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -166,6 +172,53 @@ class EndpointsTest {
         }
         assertThat(cluster.queryString(cluster.primary(), "SELECT COUNT(*) FROM " + DB + ".t WHERE via = 'reports'"))
                 .isEqualTo("0");
+    }
+
+    @Test
+    void activeSessionsAreCountedPerNodeAndPerEndpoint() throws Exception {
+        List<Connection> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                Connection c = DriverManager.getConnection(sluice.mariadbUrl("reports", ""));
+                open.add(c);
+                try (Statement s = c.createStatement()) {
+                    names.where(s, "SELECT @@server_id");
+                }
+            }
+            JsonNode proxy = describeProxy();
+            assertThat(activeSessions(proxy, "ro1", "reports")).as("reports sessions on ro1").isEqualTo(2);
+            assertThat(activeSessions(proxy, "ro2", "reports")).as("reports sessions on ro2").isEqualTo(2);
+            assertThat(activeSessions(proxy, "ro1", "app_a")).as("app_a sessions on ro1").isZero();
+            assertThat(activeSessions(proxy, "ro2", "reports_weighted")).as("reports_weighted sessions on ro2").isZero();
+        } finally {
+            for (Connection c : open) {
+                c.close();
+            }
+        }
+        await("sessions leave the counts when clients disconnect").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(100)).until(() -> {
+                    JsonNode proxy = describeProxy();
+                    return activeSessions(proxy, "ro1", "reports") == 0 && activeSessions(proxy, "ro2", "reports") == 0;
+                });
+    }
+
+    private static JsonNode describeProxy() throws Exception {
+        java.net.InetSocketAddress admin = sluice.adminAddress();
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + admin.getPort() + "/v1/proxy")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return new ObjectMapper().readTree(r.body());
+    }
+
+    private static int activeSessions(JsonNode proxy, String node, String endpoint) {
+        for (JsonNode n : proxy.get("nodes")) {
+            if (n.get("name").asText().equals(node)) {
+                JsonNode load = n.get("endpoints").get(endpoint);
+                assertThat(load).as("endpoint " + endpoint + " on node " + node + ": " + n).isNotNull();
+                return load.get("activeSessions").asInt();
+            }
+        }
+        throw new AssertionError("no node " + node + " in " + proxy);
     }
 
     /** Reads of one bare client (no driver start-up queries), counted per node. */

@@ -70,7 +70,7 @@ class StatementRulesTest {
 
     @BeforeEach
     void connect() throws SQLException {
-        connection = DriverManager.getConnection(sluice.mariadbUrl("rw", "allowMultiQueries=true&useResetConnection=true"));
+        connection = DriverManager.getConnection(sluice.mariadbUrl("rw", "allowMultiQueries=true&useResetConnection=true&allowLocalInfile=true"));
         statement = connection.createStatement();
         statement.execute("USE " + DB);
     }
@@ -107,6 +107,18 @@ class StatementRulesTest {
         assertThat(sidOnPrimary("v = 'rep'")).isEqualTo(primaryId + 200);
         assertThat(statement.executeUpdate("DELETE FROM t WHERE v = 'rep' AND sid = @@server_id + 200"))
                 .as("DELETE matched by the primary's server_id").isEqualTo(1);
+        plainReadsGoToReplicas();
+    }
+
+    @Test
+    void loadDataRunsOnThePrimary(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = dir.resolve("rows.txt");
+        java.nio.file.Files.writeString(file, "load1\nload2\n");
+        int loaded = statement.executeUpdate("LOAD DATA LOCAL INFILE '" + file + "' INTO TABLE t (v) SET sid = @@server_id");
+        assertThat(loaded).isEqualTo(2);
+        assertThat(cluster.queryString(cluster.primary(), "SELECT GROUP_CONCAT(DISTINCT sid) FROM " + DB
+                + ".t WHERE v LIKE 'load%'")).isEqualTo(Long.toString(primaryId));
+        statement.executeUpdate("DELETE FROM t WHERE v LIKE 'load%'");
         plainReadsGoToReplicas();
     }
 
