@@ -10,6 +10,7 @@ import dev.sluice.it.support.NettyLeaks;
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SluiceHarness;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -203,7 +204,7 @@ class EndpointsTest {
     }
 
     private static JsonNode describeProxy() throws Exception {
-        java.net.InetSocketAddress admin = sluice.adminAddress();
+        InetSocketAddress admin = sluice.adminAddress();
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
                 + admin.getPort() + "/v1/proxy")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);

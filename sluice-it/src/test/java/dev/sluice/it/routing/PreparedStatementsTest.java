@@ -6,7 +6,9 @@ import dev.sluice.it.support.NettyLeaks;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SandboxNode;
 import dev.sluice.it.support.SluiceHarness;
+import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;
+import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.Date;
 import java.sql.DriverManager;
@@ -14,15 +16,21 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -30,7 +38,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * SPEC §3 prepared statements (binary protocol) with server-side prepares in MySQL Connector/J
  * and MariaDB Connector/J: EXECUTE of a read runs on a replica, of a write on the primary, results
  * are the ones a direct connection gets, and closing statements leaves none behind on any backend
- * ({@code Prepared_stmt_count} back to where it was on every node).
+ * ({@code Prepared_stmt_count} back to where it was on every node). Also: long data goes where its
+ * statement runs, cursor fetches stay with the replica that opened the cursor, and the rules of
+ * SPEC §3 (previous target, temporary tables, CALL pinning) hold for prepared statements too.
  */
 class PreparedStatementsTest {
     private static final String DB = "it_routing_ps";
@@ -185,18 +195,18 @@ class PreparedStatementsTest {
         assertThat(preparedStatementCounts()).as("after the client left").isEqualTo(baseline);
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void longDataGoesWhereItsStatementRuns() throws Exception {
         // MySQL Connector/J sends a stream parameter of a server-side prepared statement as
         // COM_STMT_SEND_LONG_DATA chunks before the EXECUTE, and COM_STMT_RESET after it.
         int size = 200_000;
         byte[] data = new byte[size];
-        java.util.Arrays.fill(data, (byte) 'z');
+        Arrays.fill(data, (byte) 'z');
         try (Connection c = DriverManager.getConnection(url("mysql", true) + "&blobSendChunkSize=65536")) {
             List<String> readers = new ArrayList<>();
             try (PreparedStatement p = c.prepareStatement("SELECT @@server_id, LENGTH(?)")) {
                 for (int i = 0; i < 3; i++) {
-                    p.setBinaryStream(1, new java.io.ByteArrayInputStream(data), size);
+                    p.setBinaryStream(1, new ByteArrayInputStream(data), size);
                     try (ResultSet rs = p.executeQuery()) {
                         rs.next();
                         readers.add(names.name(rs.getLong(1)));
@@ -207,18 +217,18 @@ class PreparedStatementsTest {
             assertThat(readers).as("nodes that ran the read with long data").containsExactlyInAnyOrder("ro1", "ro2", "ro3");
             try (PreparedStatement p = c.prepareStatement(
                     "INSERT INTO items (id, name, note, sid) VALUES (300, 'long', ?, @@server_id)")) {
-                p.setBinaryStream(1, new java.io.ByteArrayInputStream(data), size);
+                p.setBinaryStream(1, new ByteArrayInputStream(data), size);
                 assertThat(p.executeUpdate()).isEqualTo(1);
             }
             assertThat(cluster.queryString(cluster.primary(), "SELECT CONCAT(sid, '/', LENGTH(note)) FROM " + DB
                     + ".items WHERE id = 300")).isEqualTo(primaryId + "/" + size);
-            try (java.sql.Statement s = c.createStatement()) {
+            try (Statement s = c.createStatement()) {
                 s.executeUpdate("DELETE FROM items WHERE id = 300");
             }
         }
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void cursorFetchesStayWithTheReplicaThatOpenedTheCursor() throws Exception {
         // useCursorFetch: EXECUTE opens a server-side cursor, COM_STMT_FETCH asks for 3 rows at a time.
         try (Connection c = DriverManager.getConnection(url("mysql", true) + "&useCursorFetch=true");
@@ -231,8 +241,8 @@ class PreparedStatementsTest {
             try (ResultSet ra = a.executeQuery(); ResultSet rb = b.executeQuery()) {
                 List<Integer> seqA = new ArrayList<>();
                 List<Integer> seqB = new ArrayList<>();
-                java.util.Set<String> nodesA = new java.util.HashSet<>();
-                java.util.Set<String> nodesB = new java.util.HashSet<>();
+                Set<String> nodesA = new HashSet<>();
+                Set<String> nodesB = new HashSet<>();
                 boolean moreA = true;
                 boolean moreB = true;
                 while (moreA || moreB) { // interleaved: the two cursors' fetches alternate
@@ -245,8 +255,8 @@ class PreparedStatementsTest {
                         seqB.add(rb.getInt(2));
                     }
                 }
-                assertThat(seqA).as("rows of cursor A").isEqualTo(java.util.stream.IntStream.rangeClosed(1, 40).boxed().toList());
-                assertThat(seqB).as("rows of cursor B").isEqualTo(java.util.stream.IntStream.rangeClosed(11, 40).boxed().toList());
+                assertThat(seqA).as("rows of cursor A").isEqualTo(IntStream.rangeClosed(1, 40).boxed().toList());
+                assertThat(seqB).as("rows of cursor B").isEqualTo(IntStream.rangeClosed(11, 40).boxed().toList());
                 assertThat(nodesA).as("nodes cursor A read from").hasSize(1).allMatch(n -> n.startsWith("ro"));
                 assertThat(nodesB).as("nodes cursor B read from").hasSize(1).allMatch(n -> n.startsWith("ro"));
             }
@@ -260,7 +270,7 @@ class PreparedStatementsTest {
                 PreparedStatement warn = c.prepareStatement("SELECT @@server_id, CAST(? AS SIGNED)");
                 PreparedStatement calc = c.prepareStatement(
                         "SELECT SQL_CALC_FOUND_ROWS @@server_id FROM items WHERE id >= ? LIMIT 1");
-                java.sql.Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             List<String> replicas = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 warn.setString(1, "not a number");
@@ -307,7 +317,7 @@ class PreparedStatementsTest {
                     read.setInt(1, 0);
                     assertThat(rows(read)).as("prepared read of the temporary table").containsOnlyKeys("primary");
                 }
-                try (java.sql.Statement s = c.createStatement()) {
+                try (Statement s = c.createStatement()) {
                     assertThat(names.where(s, "SELECT @@server_id, SUM(n) FROM tmp_ps"))
                             .as("text read of the temporary table").isEqualTo("primary");
                 }
@@ -326,7 +336,7 @@ class PreparedStatementsTest {
                 read.setInt(1, 1);
                 assertThat(rows(read)).as("before the CALL").doesNotContainKey("primary");
             }
-            try (java.sql.CallableStatement call = c.prepareCall("{CALL p_sid()}")) {
+            try (CallableStatement call = c.prepareCall("{CALL p_sid()}")) {
                 try (ResultSet rs = call.executeQuery()) {
                     rs.next();
                     assertThat(names.name(rs.getLong(1))).as("the procedure's SELECT @@server_id").isEqualTo("primary");

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.it.support.NettyLeaks;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SluiceHarness;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every rule of SPEC §3 end to end, through MariaDB Connector/J on a read-write endpoint whose
@@ -111,9 +114,9 @@ class StatementRulesTest {
     }
 
     @Test
-    void loadDataRunsOnThePrimary(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        java.nio.file.Path file = dir.resolve("rows.txt");
-        java.nio.file.Files.writeString(file, "load1\nload2\n");
+    void loadDataRunsOnThePrimary(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("rows.txt");
+        Files.writeString(file, "load1\nload2\n");
         int loaded = statement.executeUpdate("LOAD DATA LOCAL INFILE '" + file + "' INTO TABLE t (v) SET sid = @@server_id");
         assertThat(loaded).isEqualTo(2);
         assertThat(cluster.queryString(cluster.primary(), "SELECT GROUP_CONCAT(DISTINCT sid) FROM " + DB
