@@ -78,7 +78,8 @@ public final class ConfigLoader {
             throw new ConfigException("endpoints: at least one endpoint is required");
         }
         checkUnique(endpoints.stream().map(EndpointConfig::name).toList(), "endpoints", "name");
-        // Port 0 asks the system for any free port: several endpoints may ask so.
+        // Port 0 asks the OS for any free port: several endpoints on port 0 get distinct ports, so only
+        // fixed ports can clash (tests and ephemeral setups run several endpoints on port 0).
         checkUnique(endpoints.stream().filter(e -> e.listen().port() != 0).map(e -> e.listen().toString()).toList(),
                 "endpoints", "listen address");
         for (EndpointConfig e : endpoints) {

@@ -167,6 +167,11 @@ class ConfigLoaderTest {
                   - {name: rw, listen: 127.0.0.1:6033}
                   - {name: rw, listen: 127.0.0.1:6034}
                 """)).hasMessageContaining("'rw' appears twice");
+        assertThatThrownBy(() -> parse("""
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033}
+                  - {name: ro, listen: 127.0.0.1:6033, mode: read-only, nodes: [ro1]}
+                """)).hasMessageContaining("listen address '127.0.0.1:6033' appears twice");
         assertThatThrownBy(() -> parse("endpoints: []\n")).hasMessageContaining("at least one endpoint");
         assertThatThrownBy(() -> ConfigLoader.parse("""
                 nodes:
@@ -174,6 +179,16 @@ class ConfigLoaderTest {
                 endpoints:
                   - {name: rw, listen: 127.0.0.1:6033}
                 """)).hasMessageContaining("exactly one node must have role: primary");
+    }
+
+    @Test
+    void severalEndpointsMayAskForAnyFreePort() {
+        SluiceConfig c = parse("""
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:0}
+                  - {name: ro, listen: 127.0.0.1:0, mode: read-only, nodes: [ro1]}
+                """);
+        assertThat(c.endpoints()).extracting(EndpointConfig::name).containsExactly("rw", "ro");
     }
 
     // ---- security (issue 9): tls:, node TLS, require-tls, limits, users full-auth ----
