@@ -278,6 +278,21 @@ public final class SandboxCluster {
     }
 
     /**
+     * {@code CHANGE MASTER TO MASTER_DELAY = seconds} (replication stopped and started again around
+     * it, as the server requires): the replica applies each transaction only {@code seconds} after
+     * the primary committed it, so its lag is real and grows with every write. 0 undoes it.
+     */
+    public void delayReplication(SandboxNode replica, int seconds) {
+        rootClient.query(replica, "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = " + seconds + "; START SLAVE");
+        topology.awaitThreadsRunning(replica);
+    }
+
+    /** Whether the replica replicates from node 0 with both threads running and no delay. */
+    public boolean replicatesFromPrimary(SandboxNode replica) {
+        return rootClient.replicaStatus(replica).replicatesFrom(primary());
+    }
+
+    /**
      * Makes {@code newPrimary} the primary: the current primary turns read_only, {@code newPrimary}
      * catches up and turns writable, and every other node replicates from it. {@link #restoreHealthy()}
      * undoes it.
