@@ -289,7 +289,23 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
             CommandListener own, Binding binding, int nodeId) {
         releaseRetry();
         if (payloadLength(frame) < Packets.MAX_PAYLOAD && !routing.inTransaction()) {
-            retry = new ReadRetry(frame.retainedDuplicate(), statement, kind, own, binding, ++readAttempts, nodeId);
+            retry = new ReadRetry(frame.retainedDuplicate(), statement, kind, own, binding, ++readAttempts, nodeId,
+                    null);
+        }
+    }
+
+    /**
+     * Keeps a COM_STMT_PREPARE sent to {@code nodeId}: should that node fail (or be impossible to
+     * reach) before any byte of the answer reached the client, {@code resend} prepares it on
+     * another node and the client sees no error. Without it, a client that prepares its reads
+     * (sysbench, Connector/J with useServerPrepStmts) gets an error whenever it prepares just as
+     * a replica dies, before the monitor has taken that replica out of the readable set.
+     */
+    void keepPrepareForRetry(ByteBuf frame, int nodeId, java.util.function.Consumer<ByteBuf> resend) {
+        releaseRetry();
+        if (payloadLength(frame) < Packets.MAX_PAYLOAD) {
+            retry = new ReadRetry(frame.retainedDuplicate(), null, ResponseKind.PREPARE, CommandListener.NONE, null,
+                    ++readAttempts, nodeId, resend);
         }
     }
 
@@ -481,6 +497,10 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
 
     /** Routes a failed read again, now that its replica is known to be down. */
     private void retryRead(ReadRetry r) {
+        if (r.resend() != null) {
+            r.resend().accept(r.frame());
+            return;
+        }
         dev.sluice.routing.RouteDecision d = dev.sluice.routing.Router.route(r.statement(), routing, endpoint.view(),
                 endpoint);
         LOG.debug("session {}: read failed on node {}, routed again: {}", connectionId, r.nodeId(), d);
@@ -516,6 +536,40 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
             if (!closed && !awaiting && frames.isEmpty()) {
                 leaveRetiredNodes();
             }
+        });
+    }
+
+    /**
+     * The monitor found a replica unreachable: the session stops waiting on it. A read sent there
+     * whose answer has not started is routed again (its connection is closed, which fails it into
+     * {@link #onBackendFailure}, and the read is retried on another node — SPEC §4); an idle
+     * connection is dropped, so nothing is ever sent to the hung node again. An answer already
+     * streaming to the client is left alone: its bytes show the node was alive a moment ago, and
+     * cutting it would cost the client its connection whenever the monitor's check is merely slow.
+     * The primary is not treated so: a write sent there may have run, and only its own connection
+     * can tell.
+     */
+    @Override
+    public void leaveUnreachableReplica(int nodeId) {
+        client.eventLoop().execute(() -> {
+            if (closed) {
+                return;
+            }
+            Optional<dev.sluice.routing.topology.Node> node = endpoint.view().topology().node(nodeId);
+            if (node.isEmpty() || node.get().isPrimary() || node.get().state().reachable()) {
+                return;
+            }
+            BackendConnection b = backends.ready(nodeId);
+            if (b == null) {
+                return;
+            }
+            boolean streaming = awaiting && forwarder.source() == b && forwarder.bytesForwarded() > 0;
+            if (streaming) {
+                return;
+            }
+            LOG.debug("session {}: replica {} is unreachable; leaving it", connectionId, b.nodeName());
+            backends.remove(b);
+            statements.forgetNode(nodeId);
         });
     }
 
