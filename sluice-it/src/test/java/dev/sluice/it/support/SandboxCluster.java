@@ -305,6 +305,23 @@ public final class SandboxCluster {
     }
 
     /**
+     * The first half of {@link #switchover}, as an operator does it: the current primary turns
+     * read_only, {@code newPrimary} applies everything it wrote and turns writable. No replica
+     * follows it yet: {@link #repointReplicas} does that.
+     */
+    public void promote(SandboxNode newPrimary) {
+        SandboxNode current = topology.currentPrimary();
+        if (!current.equals(newPrimary)) {
+            topology.promote(current, newPrimary);
+        }
+    }
+
+    /** The second half of {@link #switchover}: every other node replicates from {@code primary}. */
+    public void repointReplicas(SandboxNode primary) {
+        topology.repointTo(primary);
+    }
+
+    /**
      * Brings the cluster back to health whatever a test did: paused nodes resumed, stopped nodes
      * started, node 0 the writable primary, every replica read_only and replicating from it with
      * both threads running and no delay, all caught up. Cheap when nothing is wrong. When the state

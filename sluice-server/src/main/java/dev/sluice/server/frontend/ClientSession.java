@@ -650,6 +650,9 @@ public final class ClientSession implements EndpointRuntime.SessionHandle, Backe
             BackendException.ServerError e = be.serverError().get();
             replyError(e.code(), e.sqlState(), e.message());
         } else {
+            // The node cannot be reached (a write to a primary that just died): new sessions and
+            // reads stop counting on it now, not at the monitor's next check, which runs at once.
+            proxy.suspect(node.id(), String.valueOf(cause.getMessage()));
             replyError(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL, "backend '" + node.name()
                     + "' is unavailable: " + cause.getMessage());
         }
