@@ -64,11 +64,9 @@ class ReservedNodesTableTest {
         assertThat(NettyLeaks.collect()).isEmpty();
     }
 
+    /** Also undoes any MASTER_DELAY a failed test left (it re-attaches every replica then). */
     @AfterEach
     void restore() {
-        for (SandboxNode replica : cluster.replicas()) {
-            cluster.delayReplication(replica, 0);
-        }
         cluster.restoreHealthy();
     }
 
@@ -121,6 +119,16 @@ class ReservedNodesTableTest {
             awaitMonitorSees(Lag.UNDER, Lag.OVER, Lag.OVER);
             assertCase(2, AUTO, "ro1", "ro2");
         }
+
+        for (SandboxNode replica : cluster.replicas()) {
+            cluster.delayReplication(replica, 0);
+        }
+        cluster.waitForReplicasCaughtUp(Duration.ofSeconds(30));
+        for (SandboxNode replica : cluster.replicas()) {
+            assertThat(cluster.replicatesFromPrimary(replica)).as(replica + " restored").isTrue();
+        }
+        awaitMonitorSees(Lag.UNDER, Lag.UNDER, Lag.UNDER);
+        assertCase(0, AUTO, "ro1", "ro2", "ro3");
     }
 
     /**
