@@ -54,8 +54,8 @@ class PrimaryFailureTest {
     static void start() throws Exception {
         cluster = SandboxCluster.get();
         Sysbench.createDatabase(cluster);
-        cluster.exec(cluster.primary(), "CREATE TABLE IF NOT EXISTS " + TABLE + " (id BIGINT AUTO_INCREMENT PRIMARY KEY, "
-                + "server_id INT NOT NULL)");
+        cluster.exec(cluster.primary(), "CREATE TABLE IF NOT EXISTS " + TABLE
+                + " (id BIGINT AUTO_INCREMENT PRIMARY KEY, server_id INT NOT NULL)");
         new Sysbench(cluster.primary().port(), dir).prepare();
         cluster.waitForReplicasCaughtUp(Duration.ofSeconds(30));
         sluice = SluiceHarness.readWrite(cluster, "balancer: weighted");
@@ -135,9 +135,10 @@ class PrimaryFailureTest {
 
     /** One write through a new Sluice session; returns the server_id of the node that ran it. */
     private static int write() throws SQLException {
-        try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("rw", "socketTimeout=30000&connectTimeout=30000"));
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("INSERT INTO " + TABLE + " (server_id) VALUES (@@server_id) RETURNING server_id")) {
+        String url = sluice.mariadbUrl("rw", "socketTimeout=30000&connectTimeout=30000");
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("INSERT INTO " + TABLE
+                        + " (server_id) VALUES (@@server_id) RETURNING server_id")) {
             rs.next();
             return rs.getInt(1);
         }

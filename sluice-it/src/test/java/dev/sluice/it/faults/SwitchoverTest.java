@@ -45,8 +45,8 @@ class SwitchoverTest {
     @BeforeAll
     static void start() {
         cluster = SandboxCluster.get();
-        cluster.exec(cluster.primary(), "CREATE TABLE IF NOT EXISTS " + TABLE + " (id BIGINT AUTO_INCREMENT PRIMARY KEY, "
-                + "server_id INT NOT NULL)", "TRUNCATE TABLE " + TABLE);
+        cluster.exec(cluster.primary(), "CREATE TABLE IF NOT EXISTS " + TABLE
+                + " (id BIGINT AUTO_INCREMENT PRIMARY KEY, server_id INT NOT NULL)", "TRUNCATE TABLE " + TABLE);
         sluice = SluiceHarness.readWrite(cluster, "");
         nodes = new ReadTargets(sluice, "rw");
     }

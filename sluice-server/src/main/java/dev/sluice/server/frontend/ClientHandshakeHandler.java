@@ -336,7 +336,8 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                             refuse(ctx, nextSequence, e.code(), e.sqlState(), e.message());
                         } else {
                             refuse(ctx, nextSequence, ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
-                                    "no backend available for endpoint '" + endpoint.name() + "': " + cause.getMessage());
+                                    "no backend available for endpoint '" + endpoint.name() + "': "
+                                            + cause.getMessage());
                         }
                         return;
                     }
