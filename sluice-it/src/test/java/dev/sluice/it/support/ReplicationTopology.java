@@ -78,12 +78,22 @@ final class ReplicationTopology {
 
     /** Moves the primary role to {@code target}; every other node (the old primary too) replicates from it. */
     void switchover(SandboxNode oldPrimary, SandboxNode target) {
+        promote(oldPrimary, target);
+        repointTo(target);
+    }
+
+    /** The first half of a switchover: the old primary turns read_only, the target catches up and turns writable. */
+    void promote(SandboxNode oldPrimary, SandboxNode target) {
         setReadOnly(oldPrimary, true);
         awaitPosition(target, binlogPosition(oldPrimary), CATCH_UP_TIMEOUT);
         makePrimary(target);
+    }
+
+    /** The second half: every other node (the old primary too) replicates from {@code primary}. */
+    void repointTo(SandboxNode primary) {
         for (SandboxNode node : nodes) {
-            if (!node.equals(target)) {
-                attach(node, target);
+            if (!node.equals(primary)) {
+                attach(node, primary);
             }
         }
     }

@@ -272,19 +272,24 @@ public final class SandboxCluster {
         topology.awaitThreadsRunning(replica);
     }
 
-    /**
-     * {@code MASTER_DELAY}: the replica keeps replicating, each transaction applied {@code seconds}
-     * after the primary committed it: a replica that is up, healthy and behind, for real.
-     */
-    public void delayReplication(SandboxNode replica, int seconds) {
-        rootClient.query(replica, "STOP SLAVE");
-        rootClient.query(replica, "CHANGE MASTER TO MASTER_DELAY = " + seconds);
-        startReplication(replica);
-    }
-
     /** {@code STOP SLAVE SQL_THREAD}: the replica keeps receiving but stops applying, so its lag grows. */
     public void stopSqlThread(SandboxNode replica) {
         rootClient.query(replica, "STOP SLAVE SQL_THREAD");
+    }
+
+    /**
+     * {@code CHANGE MASTER TO MASTER_DELAY = seconds} (replication stopped and started again around
+     * it, as the server requires): the replica applies each transaction only {@code seconds} after
+     * the primary committed it, so its lag is real and grows with every write. 0 undoes it.
+     */
+    public void delayReplication(SandboxNode replica, int seconds) {
+        rootClient.query(replica, "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY = " + seconds + "; START SLAVE");
+        topology.awaitThreadsRunning(replica);
+    }
+
+    /** Whether the replica replicates from node 0 with both threads running and no delay. */
+    public boolean replicatesFromPrimary(SandboxNode replica) {
+        return rootClient.replicaStatus(replica).replicatesFrom(primary());
     }
 
     /**
@@ -297,6 +302,23 @@ public final class SandboxCluster {
         if (!current.equals(newPrimary)) {
             topology.switchover(current, newPrimary);
         }
+    }
+
+    /**
+     * The first half of {@link #switchover}, as an operator does it: the current primary turns
+     * read_only, {@code newPrimary} applies everything it wrote and turns writable. No replica
+     * follows it yet: {@link #repointReplicas} does that.
+     */
+    public void promote(SandboxNode newPrimary) {
+        SandboxNode current = topology.currentPrimary();
+        if (!current.equals(newPrimary)) {
+            topology.promote(current, newPrimary);
+        }
+    }
+
+    /** The second half of {@link #switchover}: every other node replicates from {@code primary}. */
+    public void repointReplicas(SandboxNode primary) {
+        topology.repointTo(primary);
     }
 
     /**

@@ -11,7 +11,8 @@ import java.util.List;
  * SPEC §4: the lag threshold, broken replication and {@code min-reserved-nodes}.
  *
  * <p>A replica <em>passes the health rules</em> when it is reachable, not draining, its replication
- * threads run and its lag is known and within {@code max-replication-lag}. It is <em>readable</em>
+ * threads run (only the applier, while the primary is down) and its lag is known and within
+ * {@code max-replication-lag}. It is <em>readable</em>
  * when it passes them with a weight above 0. Then, to keep {@code min(N, replicas of weight ≠ 0)}
  * replicas readable, failing replicas are added in this order: (1) those readable before, so reads
  * do not hop when everything lags; (2) lagging before broken (unknown lag counts as broken: nothing
@@ -40,9 +41,10 @@ public final class ReadableRules {
         List<Integer> readable = new ArrayList<>();
         List<Node> reserveCandidates = new ArrayList<>();
         int weighted = 0;
+        boolean primaryDown = topology.primary().map(p -> !p.state().reachable()).orElse(true);
         for (Node replica : replicas) {
             boolean usable = replica.state().reachable() && !replica.draining();
-            boolean passes = usable && !replica.state().replicationBroken()
+            boolean passes = usable && (!replica.state().replicationBroken() || lostOnlyItsSource(replica, primaryDown))
                     && replica.state().lag().isKnown() && !replica.state().lag().exceeds(policy.maxReplicationLag());
             int weight = policy.weightOf(replica);
             if (passes) {
@@ -70,6 +72,17 @@ public final class ReadableRules {
             }
         }
         return new ReadableSet(toArray(readable), toArray(healthy));
+    }
+
+    /**
+     * With the primary down, every replica's I/O thread fails to reconnect: that alone is the
+     * primary's failure, not the replica's. A replica whose applier still runs holds the newest
+     * data there is (its lag, measured against the primary's last known positions, says how
+     * much it misses), so it keeps passing — reads keep working on replicas when the primary
+     * fails (SPEC §4) instead of all going to the dead primary.
+     */
+    private static boolean lostOnlyItsSource(Node replica, boolean primaryDown) {
+        return primaryDown && replica.state().sqlThreadRunning() && !replica.state().ioThreadRunning();
     }
 
     private static int[] toArray(List<Integer> ids) {

@@ -139,4 +139,25 @@ class ReadableRulesTest {
         assertThat(set.passesHealthRules(ro1)).isTrue();
         assertThat(Arrays.stream(set.reservedIds()).boxed().toList()).isEqualTo(List.of());
     }
+
+    @Test
+    void withThePrimaryDownAReplicaThatLostOnlyItsSourceStillTakesReads() {
+        Topology t = cluster("0", "0", "0");
+        t = t.withState("primary", t.node("primary").orElseThrow().state().withReachable(false));
+        // ro1 and ro2 lost their source (I/O thread down, applier running); ro3's applier stopped too.
+        t = t.withState("ro1", t.node("ro1").orElseThrow().state().withReplicationThreads(false, true));
+        t = t.withState("ro2", t.node("ro2").orElseThrow().state().withReplicationThreads(false, true)
+                .withLag(ReplicationLag.ofSeconds(40)));
+        t = t.withState("ro3", t.node("ro3").orElseThrow().state().withReplicationThreads(false, false)
+                .withLag(ReplicationLag.BROKEN));
+        assertThat(names(t, ReadableRules.compute(t, policy(0, "auto"), ReadableSet.NONE)))
+                .as("ro2 lags beyond the threshold, ro3 applies nothing").isEqualTo("ro1");
+    }
+
+    @Test
+    void withThePrimaryUpAReplicaWithoutItsIoThreadIsBroken() {
+        Topology t = cluster("0", "0", "0");
+        t = t.withState("ro1", t.node("ro1").orElseThrow().state().withReplicationThreads(false, true));
+        assertThat(names(t, ReadableRules.compute(t, policy(0, "auto"), ReadableSet.NONE))).isEqualTo("ro2 ro3");
+    }
 }

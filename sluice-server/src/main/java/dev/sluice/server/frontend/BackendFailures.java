@@ -109,6 +109,9 @@ final class BackendFailures {
             BackendException.ServerError e = be.serverError().get();
             session.commandFailed(e.code(), e.sqlState(), e.message());
         } else {
+            // The node cannot be reached (a write to a primary that just died): new sessions and
+            // reads stop counting on it now, not at the monitor's next check, which runs at once.
+            session.proxy().suspect(node.id(), String.valueOf(cause.getMessage()));
             session.commandFailed(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL, "backend '" + node.name()
                     + "' is unavailable: " + cause.getMessage());
         }
@@ -116,6 +119,10 @@ final class BackendFailures {
 
     /** Routes a failed read again, now that its replica is known to be down. */
     private void retryRead(ReadRetry r) {
+        if (r.resend() != null) {
+            r.resend().accept(r.frame());
+            return;
+        }
         RouteDecision d = Router.route(r.statement(), session.routing(), session.endpoint().view(), session.endpoint());
         LOG.debug("session {}: read failed on node {}, routed again: {}", session.connectionId(), r.nodeId(), d);
         session.executor().run(r.statement(), d, r.frame(), r.kind(), r.own(), r.binding());

@@ -299,7 +299,17 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                     "no backend available for endpoint '" + endpoint.name() + "'");
             return;
         }
-        NodeRef first = target.get();
+        openFirstBackend(ctx, session, target.get(), nextSequence, true);
+    }
+
+    /**
+     * Opens the session's first backend connection and completes the login. When that node cannot
+     * be reached (the primary just died and the monitor has not seen it yet), a read-write session
+     * is not refused: the node is reported to the monitor, which takes it out at once, and the
+     * session starts on the node chosen next — a readable replica — so reads keep working (SPEC §4).
+     */
+    private void openFirstBackend(ChannelHandlerContext ctx, ClientSession session, NodeRef first, int nextSequence,
+            boolean mayTryAnother) {
         busy = true;
         // Through the session, so that a pooled connection is used when the endpoint has a pool.
         session.backends().open(first)
@@ -310,14 +320,24 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                         return;
                     }
                     if (!f.isSuccess()) {
-                        session.backends().closeAll();
                         Throwable cause = f.cause();
-                        if (cause instanceof BackendException be && be.serverError().isPresent()) {
-                            BackendException.ServerError e = be.serverError().get();
+                        boolean serverRefused = cause instanceof BackendException be && be.serverError().isPresent();
+                        if (!serverRefused && mayTryAnother && !endpoint.config().isReadOnly()) {
+                            proxy.suspect(first.id(), String.valueOf(cause.getMessage()));
+                            Optional<NodeRef> next = session.firstNode();
+                            if (next.isPresent() && next.get().id() != first.id()) {
+                                openFirstBackend(ctx, session, next.get(), nextSequence, false);
+                                return;
+                            }
+                        }
+                        session.backends().closeAll();
+                        if (serverRefused) {
+                            BackendException.ServerError e = ((BackendException) cause).serverError().get();
                             refuse(ctx, nextSequence, e.code(), e.sqlState(), e.message());
                         } else {
                             refuse(ctx, nextSequence, ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
-                                    "no backend available for endpoint '" + endpoint.name() + "': " + cause.getMessage());
+                                    "no backend available for endpoint '" + endpoint.name() + "': "
+                                            + cause.getMessage());
                         }
                         return;
                     }

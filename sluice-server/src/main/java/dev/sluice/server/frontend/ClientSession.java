@@ -294,6 +294,11 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         }
     }
 
+    /** See {@link ReadRetries#keepPrepare}. */
+    void keepPrepareForRetry(ByteBuf frame, int nodeId, java.util.function.Consumer<ByteBuf> resend) {
+        retries.keepPrepare(frame, nodeId, resend);
+    }
+
     /** The first byte of the answer is on its way to the client: a failure can no longer be hidden. */
     void answerStarted() {
         retries.release();
@@ -431,6 +436,40 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
             if (!closed && !awaiting && frames.isEmpty()) {
                 leaveRetiredNodes();
             }
+        });
+    }
+
+    /**
+     * The monitor found a replica unreachable: the session stops waiting on it. A read sent there
+     * whose answer has not started is routed again (its connection is closed, which fails it into
+     * {@link #onBackendFailure}, and the read is retried on another node — SPEC §4); an idle
+     * connection is dropped, so nothing is ever sent to the hung node again. An answer already
+     * streaming to the client is left alone: its bytes show the node was alive a moment ago, and
+     * cutting it would cost the client its connection whenever the monitor's check is merely slow.
+     * The primary is not treated so: a write sent there may have run, and only its own connection
+     * can tell.
+     */
+    @Override
+    public void leaveUnreachableReplica(int nodeId) {
+        client.eventLoop().execute(() -> {
+            if (closed) {
+                return;
+            }
+            Optional<dev.sluice.routing.topology.Node> node = endpoint.view().topology().node(nodeId);
+            if (node.isEmpty() || node.get().isPrimary() || node.get().state().reachable()) {
+                return;
+            }
+            BackendConnection b = backends.ready(nodeId);
+            if (b == null) {
+                return;
+            }
+            boolean streaming = awaiting && forwarder.source() == b && forwarder.bytesForwarded() > 0;
+            if (streaming) {
+                return;
+            }
+            LOG.debug("session {}: replica {} is unreachable; leaving it", connectionId, b.nodeName());
+            backends.remove(b);
+            statements.forgetNode(nodeId);
         });
     }
 

@@ -75,7 +75,12 @@ final class PreparedCommands {
         // Statement ids live on one backend connection: with a transaction pool the session keeps its own.
         session.lockToBackends();
         PreparedStatement ps = new PreparedStatement(clientId, original, sql, Commands.classify(frame));
-        NodeRef target = targetFor(ps);
+        sendPrepare(ps, clientId, frame, targetFor(ps));
+    }
+
+    /** Prepares on {@code target}; a failure there before it answered prepares it on the next target. */
+    private void sendPrepare(PreparedStatement ps, int clientId, ByteBuf frame, NodeRef target) {
+        session.keepPrepareForRetry(frame, target.id(), again -> sendPrepare(ps, clientId, again, targetFor(ps)));
         session.forward(target, frame, ResponseKind.PREPARE, new CommandListener() {
             @Override
             public void onPrepareOk(ByteBuf buf, int payloadIndex, int length) {

@@ -4,6 +4,7 @@ import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.routing.sql.Statement;
 import io.netty.buffer.ByteBuf;
+import java.util.function.Consumer;
 
 /**
  * The session's read kept for a retry (SPEC §4): should its replica fail before any byte of the
@@ -30,7 +31,22 @@ final class ReadRetries {
             int nodeId) {
         release();
         if (Packets.payloadLength(frame, frame.readerIndex()) < Packets.MAX_PAYLOAD) {
-            kept = new ReadRetry(frame.retainedDuplicate(), statement, kind, own, binding, ++attempts, nodeId);
+            kept = new ReadRetry(frame.retainedDuplicate(), statement, kind, own, binding, ++attempts, nodeId, null);
+        }
+    }
+
+    /**
+     * Keeps a COM_STMT_PREPARE sent to {@code nodeId}: should that node fail (or be impossible to
+     * reach) before any byte of the answer reached the client, {@code resend} prepares it on
+     * another node and the client sees no error. Without it, a client that prepares its reads
+     * (sysbench, Connector/J with useServerPrepStmts) gets an error whenever it prepares just as
+     * a replica dies, before the monitor has taken that replica out of the readable set.
+     */
+    void keepPrepare(ByteBuf frame, int nodeId, Consumer<ByteBuf> resend) {
+        release();
+        if (Packets.payloadLength(frame, frame.readerIndex()) < Packets.MAX_PAYLOAD) {
+            kept = new ReadRetry(frame.retainedDuplicate(), null, ResponseKind.PREPARE, CommandListener.NONE, null,
+                    ++attempts, nodeId, resend);
         }
     }
 

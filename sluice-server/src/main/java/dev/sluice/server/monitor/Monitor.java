@@ -108,6 +108,9 @@ public final class Monitor implements AutoCloseable {
         });
     }
 
+    /** When the primary last answered a check; MAX_VALUE before it ever did. */
+    private volatile long primarySeenAt = Long.MAX_VALUE;
+
     private final NodeProbe.Results results = new NodeProbe.Results() {
         @Override
         public void observed(NodeProbe probe, NodeObservation o) {
@@ -118,8 +121,15 @@ public final class Monitor implements AutoCloseable {
             }
             if (node.get().isPrimary() && o.position().isPresent()) {
                 lag.primaryAt(now, o.position().get());
+                primarySeenAt = now;
             }
-            long gtidLag = o.position().map(p -> lag.lagSeconds(p, now)).orElse(0L);
+            // While the primary is down nothing new is written: a replica misses only what it had
+            // not received when the primary was last seen, and that gap stops growing. Measured
+            // against the wall clock it would grow until every replica crossed the threshold and
+            // reads went to the dead primary.
+            boolean primaryDown = topology.current().primary().map(p -> !p.state().reachable()).orElse(false);
+            long lagClock = primaryDown ? Math.min(now, primarySeenAt) : now;
+            long gtidLag = o.position().map(p -> lag.lagSeconds(p, lagClock)).orElse(0L);
             NodeState state = StateInterpreter.interpret(o, !node.get().isPrimary(), gtidLag);
             report(probe.nodeName(), describe(state, o));
             apply(probe.nodeName(), state);

@@ -27,6 +27,9 @@ public final class EndpointRuntime implements ActiveRequests {
     public interface SessionHandle {
         /** Close connections to removed or draining nodes if the session is at a transaction boundary. */
         void leaveRetiredNodesSoon();
+
+        /** The monitor found replica {@code nodeId} unreachable: stop waiting on it (see ClientSession). */
+        void leaveUnreachableReplica(int nodeId);
     }
 
     public void register(SessionHandle s) {
@@ -41,6 +44,13 @@ public final class EndpointRuntime implements ActiveRequests {
     public void sessionsLeaveRetiredNodes() {
         for (SessionHandle s : liveSessions) {
             s.leaveRetiredNodesSoon();
+        }
+    }
+
+    /** Every live session leaves a replica that stopped answering. */
+    public void sessionsLeaveUnreachableReplica(int nodeId) {
+        for (SessionHandle s : liveSessions) {
+            s.leaveUnreachableReplica(nodeId);
         }
     }
 

@@ -42,11 +42,37 @@ public final class ProxyRuntime {
         this.connector = connector;
         this.authenticator = authenticator;
         this.topology = topology;
+        this.lastTopology = new java.util.concurrent.atomic.AtomicReference<>(topology.current());
         topology.addListener(t -> {
             for (EndpointRuntime e : endpoints.values()) {
                 e.onTopology(t);
             }
+            Topology before = lastTopology.getAndSet(t);
+            for (int id : newlyUnreachableReplicas(before, t)) {
+                for (EndpointRuntime e : endpoints.values()) {
+                    e.sessionsLeaveUnreachableReplica(id);
+                }
+            }
         });
+    }
+
+    /** The snapshot the topology listener saw last, to tell which nodes just went down. */
+    private final java.util.concurrent.atomic.AtomicReference<Topology> lastTopology;
+
+    /**
+     * Replicas reachable in {@code before} and unreachable in {@code after}. A hung replica
+     * (SIGSTOP, a frozen VM) keeps its TCP connections open, so the sessions waiting on it would
+     * wait for ever: only the monitor's timeout tells they never get their answer.
+     */
+    static java.util.List<Integer> newlyUnreachableReplicas(Topology before, Topology after) {
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        for (Node n : after.nodes()) {
+            if (!n.isPrimary() && !n.state().reachable()
+                    && before.node(n.id()).map(b -> b.state().reachable()).orElse(false)) {
+                out.add(n.id());
+            }
+        }
+        return out;
     }
 
     public SluiceConfig config() {
