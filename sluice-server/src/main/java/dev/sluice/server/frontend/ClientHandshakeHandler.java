@@ -299,11 +299,25 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                     "no backend available for endpoint '" + endpoint.name() + "'");
             return;
         }
-        NodeRef first = target.get();
         busy = true;
+        openFirstBackend(ctx, session, target.get(), true);
+    }
+
+    /**
+     * Opens the session's first backend; then the login is answered. A connection the kernel failed
+     * at once (refused or reset while connecting, which epoll reports as NotYetConnectedException)
+     * is tried once more: under heavy connection churn a loopback connect can fail so, transiently
+     * (seen by the network fuzz test), and the client would otherwise be refused for nothing. A
+     * timeout or a server's refusal is not retried.
+     */
+    private void openFirstBackend(ChannelHandlerContext ctx, ClientSession session, NodeRef first, boolean mayRetry) {
         // Through the session, so that a pooled connection is used when the endpoint has a pool.
         session.backends().open(first)
                 .addListener(f -> {
+                    if (!f.isSuccess() && mayRetry && ctx.channel().isActive() && failedWhileConnecting(f.cause())) {
+                        openFirstBackend(ctx, session, first, false);
+                        return;
+                    }
                     busy = false;
                     if (!ctx.channel().isActive()) {
                         session.backends().closeAll();
@@ -328,6 +342,18 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                     ctx.pipeline().replace(this, "session", new ClientSessionHandler(session));
                     ctx.writeAndFlush(out);
                 });
+    }
+
+    private static boolean failedWhileConnecting(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof io.netty.channel.ConnectTimeoutException) {
+                return false;
+            }
+            if (t instanceof java.nio.channels.NotYetConnectedException || t instanceof java.net.ConnectException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String clientHost(ChannelHandlerContext ctx) {
