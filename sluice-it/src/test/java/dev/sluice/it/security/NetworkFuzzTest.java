@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.it.support.SandboxNode;
 import io.netty.util.concurrent.EventExecutor;
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
@@ -40,6 +41,7 @@ class NetworkFuzzTest {
     private static final long HEAP_MARGIN_BYTES = 64L << 20;
     private static final Duration HEAP_SETTLE = Duration.ofSeconds(60);
     private static final Duration LOOP_TASK_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration BACKENDS_CLOSE = Duration.ofSeconds(30);
     private static final String QUIET_LOGGER = "dev.sluice";
     private static SandboxCluster cluster;
     private static GuardedSluice sluice;
@@ -106,6 +108,14 @@ class NetworkFuzzTest {
         await("the heap back near its baseline of " + baseline / (1 << 20) + " MiB").atMost(HEAP_SETTLE)
                 .pollInterval(Duration.ofSeconds(1))
                 .until(() -> usedHeapAfterGc() <= baseline + HEAP_MARGIN_BYTES);
+        System.out.printf("network fuzz: used heap after GC %d MiB before, %d MiB after%n", baseline >> 20,
+                usedHeapAfterGc() >> 20);
+        for (SandboxNode node : cluster.nodes()) {
+            await("every backend connection of the fuzzing sessions closed on " + node.name()).atMost(BACKENDS_CLOSE)
+                    .pollInterval(Duration.ofMillis(500)).until(() -> cluster.queryString(node,
+                            "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = '" + FuzzSeeds.USER + "'"),
+                            n -> n.equals("0"));
+        }
         // The buffer-leak check runs when Sluice is closed (GuardedSluice), after every connection is gone.
     }
 
