@@ -200,6 +200,14 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         return runtime;
     }
 
+    /**
+     * The I/O event loops (clients, backends, monitor). Exposed so that a health check can see
+     * each loop run a task: one stuck loop stalls every connection it serves.
+     */
+    public EventLoopGroup ioEventLoops() {
+        return workers;
+    }
+
     public Optional<InetSocketAddress> endpointAddress(String name) {
         return listeners.stream().filter(l -> l.endpoint().name().equals(name)).findFirst()
                 .map(EndpointListener::localAddress);

@@ -26,6 +26,7 @@ class CommandBadInputTest {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
     private static final int ER_UNKNOWN_COM_ERROR = 1047;
     private static final int ER_NET_PACKET_TOO_LARGE = 1153;
+    private static final int ER_MALFORMED_PACKET = 1835;
     private static final int TWO_MB = 2 * 1024 * 1024;
     private static SluiceHarness sluice;
     private static SandboxCluster cluster;
@@ -76,6 +77,53 @@ class CommandBadInputTest {
             assertThat(c.query("SELECT 'usable'")).containsExactly(List.of("usable"));
             c.sendCommand(0xEE, new byte[0]);
             assertThat(c.readPacket().err().errorCode()).isEqualTo(ER_UNKNOWN_COM_ERROR);
+            assertThat(c.query("SELECT 'still usable'")).containsExactly(List.of("still usable"));
+        }
+    }
+
+    /**
+     * Binary-protocol commands shorter than their fixed part (found by the network fuzz test: they
+     * were read past their end and left the session hanging): ERR 1835 as the server answers, or
+     * nothing for the commands that have no response, and the session goes on.
+     */
+    @Test
+    void commandsShorterThanTheirFixedPartGetErr1835AndTheSessionGoesOn() throws Exception {
+        try (RawMysqlClient c = login()) {
+            for (byte[] command : List.of(new byte[] {0x17, 1, 0}, new byte[] {0x1A, 1}, new byte[] {0x1C, 1, 0, 0, 0},
+                    new byte[] {0x0C, 1}, new byte[] {0x1B, 1}, new byte[] {(byte) 0xFA, 1, 0})) {
+                c.writePacket(0, command);
+                RawPacket answer = c.readPacket();
+                assertThat(answer.isErr()).as("answer to %s: %s", RawMysqlClient.hex(command), answer).isTrue();
+                assertThat(answer.err().errorCode()).isEqualTo(ER_MALFORMED_PACKET);
+                assertThat(answer.err().message()).isEqualTo("Malformed communication packet");
+            }
+            // STMT_CLOSE and STMT_SEND_LONG_DATA have no response: dropped, the next command is answered.
+            c.writePacket(0, new byte[] {0x19, 1});
+            c.writePacket(0, new byte[] {0x18, 1, 0});
+            assertThat(c.query("SELECT 'usable'")).containsExactly(List.of("usable"));
+        }
+    }
+
+    /** An EXECUTE announcing parameter types it does not carry: the server's error, and the session goes on. */
+    @Test
+    void anExecuteWithoutItsAnnouncedParameterTypesGetsTheServersError() throws Exception {
+        try (RawMysqlClient c = login()) {
+            c.writePacket(0, ("\u0016SELECT ? + ?").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            RawPacket ok = c.readPacket();
+            assertThat(ok.isOk()).as("PREPARE_OK %s", ok).isTrue();
+            byte[] head = ok.payload();
+            int id = (head[1] & 0xFF) | (head[2] & 0xFF) << 8;
+            int columns = (head[5] & 0xFF) | (head[6] & 0xFF) << 8;
+            int params = (head[7] & 0xFF) | (head[8] & 0xFF) << 8;
+            assertThat(params).isEqualTo(2);
+            // Parameter definitions then EOF, column definitions then EOF (the classic protocol).
+            for (int i = 0; i < params + 1 + (columns > 0 ? columns + 1 : 0); i++) {
+                c.readPacket();
+            }
+            // id, flags 0, iteration count 1, null bitmap (1 byte), new-params-bound 1 — and no types.
+            c.writePacket(0, new byte[] {0x17, (byte) id, (byte) (id >> 8), 0, 0, 0, 1, 0, 0, 0, 0, 1});
+            RawPacket answer = c.readPacket();
+            assertThat(answer.isErr()).as("answer %s", answer).isTrue();
             assertThat(c.query("SELECT 'still usable'")).containsExactly(List.of("still usable"));
         }
     }

@@ -86,8 +86,12 @@ class ClientTlsTest {
     }
 
     private static Cli mariadb(String... options) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("mariadb", "--no-defaults", "-h", "127.0.0.1", "-P",
-                Integer.toString(port()), "-u", SandboxCluster.APP_USER, "-p" + SandboxCluster.APP_PASSWORD,
+        return mariadbAt("127.0.0.1", port(), options);
+    }
+
+    private static Cli mariadbAt(String host, int port, String... options) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("mariadb", "--no-defaults", "-h", host, "-P",
+                Integer.toString(port), "-u", SandboxCluster.APP_USER, "-p" + SandboxCluster.APP_PASSWORD,
                 "--connect-timeout=30", "-N", "-B", "test"));
         cmd.addAll(List.of(options));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -179,6 +183,13 @@ class ClientTlsTest {
         try (Connection c = DriverManager.getConnection(mysqlUrl(SECURE_HOST, secure, "sslMode=REQUIRED"))) {
             assertThat(value(c, "SELECT 6 * 7")).isEqualTo("42");
         }
+        // The CLI too: refused in clear, served with --ssl — so --ssl does put TLS on the client link.
+        Cli clear = mariadbAt(SECURE_HOST, secure, "--skip-ssl", "-e", "SELECT 1");
+        assertThat(clear.exit()).as(clear.out()).isNotZero();
+        assertThat(clear.out()).contains("requires TLS");
+        Cli tlsCli = mariadbAt(SECURE_HOST, secure, "--ssl", "-e", "SELECT 6 * 7");
+        assertThat(tlsCli.exit()).as(tlsCli.out()).isZero();
+        assertThat(tlsCli.out()).isEqualTo("42");
     }
 
     // ---- the SSLRequest's sharp edge ----

@@ -26,8 +26,13 @@ final class GuardedSluice implements AutoCloseable {
 
     /** Starts Sluice with {@code yaml} (an endpoint {@code rw} is expected) and the bystander on it. */
     static GuardedSluice start(String yaml) {
+        return start(yaml, "");
+    }
+
+    /** As {@link #start(String)}, with {@code nodeKeys} added to every node of the configuration. */
+    static GuardedSluice start(String yaml, String nodeKeys) {
         SandboxCluster cluster = SandboxCluster.get();
-        SluiceHarness sluice = SluiceHarness.start(cluster, yaml);
+        SluiceHarness sluice = SluiceHarness.start(cluster, yaml, nodeKeys);
         try {
             return new GuardedSluice(cluster, sluice, Bystander.start(sluice.mariadbUrl("rw", "socketTimeout=60000")));
         } catch (RuntimeException | Error e) {

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class LoginRateLimitTest {
     private static final int MAX = 5;
     /** Long enough for 200 refused connections on a loaded machine. */
-    private static final Duration BLOCK = Duration.ofSeconds(20);
+    private static final Duration BLOCK = Duration.ofSeconds(10);
     private static final Duration PROMPT = Duration.ofSeconds(10);
     private static final int BLOCKED_ATTEMPTS = 200;
     private static GuardedSluice sluice;

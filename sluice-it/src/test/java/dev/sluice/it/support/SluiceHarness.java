@@ -28,7 +28,12 @@ public final class SluiceHarness implements AutoCloseable {
 
     /** Starts Sluice with the sandbox's nodes and the given extra YAML (endpoints etc.). */
     public static SluiceHarness start(SandboxCluster cluster, String yaml) {
-        String config = nodesYaml(cluster) + yaml;
+        return start(cluster, yaml, "");
+    }
+
+    /** As {@link #start(SandboxCluster, String)}, with {@code nodeKeys} (e.g. {@code "tls: off"}) added to every node. */
+    public static SluiceHarness start(SandboxCluster cluster, String yaml, String nodeKeys) {
+        String config = nodesYaml(cluster, nodeKeys) + yaml;
         try {
             return new SluiceHarness(SluiceServer.start(ConfigLoader.parse(config)), cluster);
         } catch (InterruptedException e) {
@@ -52,6 +57,10 @@ public final class SluiceHarness implements AutoCloseable {
     }
 
     public static String nodesYaml(SandboxCluster cluster) {
+        return nodesYaml(cluster, "");
+    }
+
+    private static String nodesYaml(SandboxCluster cluster, String nodeKeys) {
         StringBuilder b = new StringBuilder();
         b.append("monitor: {user: ").append(SandboxCluster.MONITOR_USER).append(", password: ")
                 .append(SandboxCluster.MONITOR_PASSWORD).append(", interval: 500ms}\n");
@@ -59,7 +68,8 @@ public final class SluiceHarness implements AutoCloseable {
         b.append("nodes:\n");
         for (SandboxNode n : cluster.nodes()) {
             b.append("  - {name: ").append(n.name()).append(", address: ").append(n.address())
-                    .append(", role: ").append(n.isPrimary() ? "primary" : "replica").append("}\n");
+                    .append(", role: ").append(n.isPrimary() ? "primary" : "replica")
+                    .append(nodeKeys.isEmpty() ? "" : ", " + nodeKeys).append("}\n");
         }
         return b.toString();
     }

@@ -160,7 +160,9 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        ready.tryFailure(new BackendException("backend '" + nodeName + "': " + cause.getMessage(), cause));
+        // Some exceptions (a closed channel, in TLS) have no message: their name is better than "null".
+        String what = cause.getMessage() != null ? cause.getMessage() : cause.toString();
+        ready.tryFailure(new BackendException("backend '" + nodeName + "': " + what, cause));
         ctx.close();
     }
 }

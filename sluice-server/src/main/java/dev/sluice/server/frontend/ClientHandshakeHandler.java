@@ -299,7 +299,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                     "no backend available for endpoint '" + endpoint.name() + "'");
             return;
         }
-        openFirstBackend(ctx, session, target.get(), nextSequence, true);
+        openFirstBackend(ctx, session, target.get(), nextSequence, true, true);
     }
 
     /**
@@ -307,13 +307,24 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
      * be reached (the primary just died and the monitor has not seen it yet), a read-write session
      * is not refused: the node is reported to the monitor, which takes it out at once, and the
      * session starts on the node chosen next — a readable replica — so reads keep working (SPEC §4).
+     *
+     * <p>Before that, a connection the kernel failed at once (refused or reset while connecting,
+     * which epoll reports as NotYetConnectedException) is tried once more on the same node: under
+     * heavy connection churn a loopback connect can fail so, transiently (seen by the network fuzz
+     * test), and the client would otherwise be refused for nothing. A timeout or a server's refusal
+     * is not retried.
      */
     private void openFirstBackend(ChannelHandlerContext ctx, ClientSession session, NodeRef first, int nextSequence,
-            boolean mayTryAnother) {
+            boolean mayTryAnother, boolean mayRetrySame) {
         busy = true;
         // Through the session, so that a pooled connection is used when the endpoint has a pool.
         session.backends().open(first)
                 .addListener(f -> {
+                    if (!f.isSuccess() && mayRetrySame && ctx.channel().isActive()
+                            && failedWhileConnecting(f.cause())) {
+                        openFirstBackend(ctx, session, first, nextSequence, mayTryAnother, false);
+                        return;
+                    }
                     busy = false;
                     if (!ctx.channel().isActive()) {
                         session.backends().closeAll();
@@ -326,7 +337,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                             proxy.suspect(first.id(), String.valueOf(cause.getMessage()));
                             Optional<NodeRef> next = session.firstNode();
                             if (next.isPresent() && next.get().id() != first.id()) {
-                                openFirstBackend(ctx, session, next.get(), nextSequence, false);
+                                openFirstBackend(ctx, session, next.get(), nextSequence, false, true);
                                 return;
                             }
                         }
@@ -348,6 +359,18 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                     ctx.pipeline().replace(this, "session", new ClientSessionHandler(session));
                     ctx.writeAndFlush(out);
                 });
+    }
+
+    private static boolean failedWhileConnecting(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof io.netty.channel.ConnectTimeoutException) {
+                return false;
+            }
+            if (t instanceof java.nio.channels.NotYetConnectedException || t instanceof java.net.ConnectException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String clientHost(ChannelHandlerContext ctx) {

@@ -268,7 +268,16 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         int command = frame.getUnsignedByte(frame.readerIndex() + Packets.HEADER_SIZE);
         endpoint.recordCommand();
         retries.newCommand();
-        commands.dispatch(command, frame);
+        try {
+            commands.dispatch(command, frame);
+        } catch (RuntimeException e) {
+            // A bug on some input must cost this session only. Unhandled, the exception would surface
+            // in whichever pipeline ran the dispatch (often a backend's, when a queued command starts
+            // after a response) and leave this session waiting forever.
+            LOG.warn("session {}: command {} failed inside Sluice; closing the session", connectionId,
+                    dev.sluice.protocol.Command.name(command), e);
+            failAndClose(ErrorCodes.ER_UNKNOWN_ERROR, "HY000", "Sluice could not process this command: " + e);
+        }
     }
 
     // ---- sending ----

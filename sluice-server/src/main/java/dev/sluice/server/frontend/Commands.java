@@ -40,6 +40,9 @@ final class Commands {
     }
 
     void dispatch(int command, ByteBuf frame) {
+        if (tooShort(command, frame)) {
+            return;
+        }
         switch (command) {
             case COM_QUIT -> {
                 frame.release();
@@ -65,6 +68,42 @@ final class Commands {
             case COM_CHANGE_USER -> changeUser.start(frame);
             default -> unsupported(command, frame);
         }
+    }
+
+    /** ER_MALFORMED_PACKET, as the server answers a binary-protocol command too short for its fixed part. */
+    static final int ER_MALFORMED_PACKET = 1835;
+
+    /**
+     * The fixed part (command byte included) of the commands whose fields Sluice reads at fixed
+     * offsets. A shorter packet — garbage, or a client bug — must not be read past its end (found by
+     * the network fuzz test: an IndexOutOfBoundsException there left the frame unreleased and the
+     * session waiting forever).
+     */
+    private static int fixedPart(int command) {
+        return switch (command) {
+            case COM_STMT_EXECUTE -> 10; // id(4) flags(1) iteration count(4)
+            case COM_STMT_BULK_EXECUTE, COM_STMT_SEND_LONG_DATA -> 7; // id(4) flags or parameter(2)
+            case COM_STMT_FETCH -> 9; // id(4) rows(4)
+            case COM_STMT_CLOSE, COM_STMT_RESET, COM_PROCESS_KILL -> 5; // id(4)
+            case COM_SET_OPTION -> 3; // option(2)
+            default -> 1;
+        };
+    }
+
+    /**
+     * True (and the packet answered) when it is shorter than its command's fixed part. Like the
+     * server: CLOSE and SEND_LONG_DATA, which have no response, are dropped silently; the others
+     * get "Malformed communication packet".
+     */
+    private boolean tooShort(int command, ByteBuf frame) {
+        if (payloadLength(frame) >= fixedPart(command)) {
+            return false;
+        }
+        frame.release();
+        if (command != COM_STMT_CLOSE && command != COM_STMT_SEND_LONG_DATA) {
+            session.replyError(ER_MALFORMED_PACKET, "HY000", "Malformed communication packet");
+        }
+        return true;
     }
 
     /** The node for commands that are not statements (PING, STATISTICS …): the primary, or the session's first backend. */

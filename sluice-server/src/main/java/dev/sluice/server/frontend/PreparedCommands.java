@@ -252,6 +252,10 @@ final class PreparedCommands {
             return frame;
         }
         if (frame.getUnsignedByte(boundFlagAt) == 1) {
+            if (boundFlagAt + 1 + 2 * n > frame.writerIndex()) {
+                // Fewer type bytes than parameters: malformed; the backend will say so, nothing to remember.
+                return frame;
+            }
             byte[] types = new byte[2 * n];
             frame.getBytes(boundFlagAt + 1, types);
             ps.paramTypes(types, nodeId);
