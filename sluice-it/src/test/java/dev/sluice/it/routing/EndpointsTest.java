@@ -146,7 +146,8 @@ class EndpointsTest {
     void aReadOnlyEndpointBindsEachConnectionToOneOfItsReplicasRoundRobin() throws Exception {
         assertThat(connectionsPerReplica("reports", 6)).as("reports: ro1, ro2 with equal weights")
                 .isEqualTo(Map.of("ro1", 3L, "ro2", 3L));
-        assertThat(connectionsPerReplica("reports_weighted", 6)).as("reports_weighted: ro2 100, ro3 200")
+        assertThat(connectionsPerReplica("reports_weighted", 6))
+                .as(() -> "reports_weighted: ro2 100, ro3 200; nodes as Sluice saw them then: " + nodesNow())
                 .isEqualTo(Map.of("ro2", 2L, "ro3", 4L));
     }
 
@@ -209,6 +210,15 @@ class EndpointsTest {
                 + admin.getPort() + "/v1/proxy")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         return new ObjectMapper().readTree(r.body());
+    }
+
+    /** DescribeDBProxy's nodes, for a failure message. */
+    private static String nodesNow() {
+        try {
+            return describeProxy().get("nodes").toString();
+        } catch (Exception e) {
+            return "(DescribeDBProxy failed: " + e + ")";
+        }
     }
 
     private static int activeSessions(JsonNode proxy, String node, String endpoint) {
