@@ -170,6 +170,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
             throw new IllegalStateException(ex.getMessage() == null ? ex.toString() : ex.getMessage(), ex);
         }
         runtime.addEndpoint(endpoint);
+        // Changes from the constructor's snapshot until addEndpoint reached no listener: take them now.
+        endpoint.catchUp(runtime::topology);
         listeners.add(l);
         LOG.info("endpoint '{}' ({}) listening on {}", e.name(), e.policy().mode().configName(), l.localAddress());
         return endpoint;

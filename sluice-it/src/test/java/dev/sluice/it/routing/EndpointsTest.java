@@ -5,16 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.it.support.NettyLeaks;
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SluiceHarness;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -84,6 +78,11 @@ class EndpointsTest {
                     mode: read-only
                     nodes: [ro3]
                 """);
+        AdminView.awaitReadable(sluice, "app_a", "ro1", "ro2");
+        AdminView.awaitReadable(sluice, "app_b", "ro3");
+        AdminView.awaitReadable(sluice, "reports", "ro1", "ro2");
+        AdminView.awaitReadable(sluice, "reports_weighted", "ro2", "ro3");
+        AdminView.awaitReadable(sluice, "reports_ro3", "ro3");
     }
 
     @AfterAll
@@ -146,7 +145,8 @@ class EndpointsTest {
     void aReadOnlyEndpointBindsEachConnectionToOneOfItsReplicasRoundRobin() throws Exception {
         assertThat(connectionsPerReplica("reports", 6)).as("reports: ro1, ro2 with equal weights")
                 .isEqualTo(Map.of("ro1", 3L, "ro2", 3L));
-        assertThat(connectionsPerReplica("reports_weighted", 6)).as("reports_weighted: ro2 100, ro3 200")
+        assertThat(connectionsPerReplica("reports_weighted", 6))
+                .as(() -> "reports_weighted: ro2 100, ro3 200; nodes as Sluice saw them then: " + nodesNow())
                 .isEqualTo(Map.of("ro2", 2L, "ro3", 4L));
     }
 
@@ -204,22 +204,20 @@ class EndpointsTest {
     }
 
     private static JsonNode describeProxy() throws Exception {
-        InetSocketAddress admin = sluice.adminAddress();
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                + admin.getPort() + "/v1/proxy")).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        return new ObjectMapper().readTree(r.body());
+        return AdminView.describeProxy(sluice);
+    }
+
+    /** DescribeDBProxy's nodes, for a failure message. */
+    private static String nodesNow() {
+        try {
+            return describeProxy().get("nodes").toString();
+        } catch (Exception e) {
+            return "(DescribeDBProxy failed: " + e + ")";
+        }
     }
 
     private static int activeSessions(JsonNode proxy, String node, String endpoint) {
-        for (JsonNode n : proxy.get("nodes")) {
-            if (n.get("name").asText().equals(node)) {
-                JsonNode load = n.get("endpoints").get(endpoint);
-                assertThat(load).as("endpoint " + endpoint + " on node " + node + ": " + n).isNotNull();
-                return load.get("activeSessions").asInt();
-            }
-        }
-        throw new AssertionError("no node " + node + " in " + proxy);
+        return AdminView.load(proxy, node, endpoint).get("activeSessions").asInt();
     }
 
     /** Reads of one bare client (no driver start-up queries), counted per node. */

@@ -39,6 +39,7 @@ class HintsTest {
         cluster.waitForReplicasCaughtUp(Duration.ofSeconds(30));
         sluice = SluiceHarness.readWrite(cluster,
                 "weights: {primary: 0, ro1: 100, ro2: 100, ro3: 100}\nbalancer: weighted");
+        AdminView.awaitReadable(sluice, "rw", "ro1", "ro2", "ro3");
     }
 
     @AfterAll

@@ -50,6 +50,7 @@ class ReadWeightsTest {
     @Test
     void tenThousandReadsSplitOneToTwoBetweenReplicasAndNoneReachThePrimary() throws Exception {
         try (SluiceHarness sluice = SluiceHarness.readWrite(cluster, WEIGHTS_0_100_200 + "balancer: weighted")) {
+            AdminView.awaitReadable(sluice, "rw", "ro1", "ro2");
             Map<String, Long> counts = readConcurrently(sluice.mariadbUrl("rw", ""));
             assertOneToTwo(counts);
         }
@@ -58,6 +59,7 @@ class ReadWeightsTest {
     @Test
     void theDefaultLeastActiveBalancerAlsoFollowsTheWeightsUnderConcurrentLoad() throws Exception {
         try (SluiceHarness sluice = SluiceHarness.readWrite(cluster, WEIGHTS_0_100_200)) {
+            AdminView.awaitReadable(sluice, "rw", "ro1", "ro2");
             Map<String, Long> counts = readConcurrently(sluice.mariadbUrl("rw", ""));
             assertThat(counts).as("least-active reads per node").doesNotContainKeys("primary", "ro3");
             assertThat(counts.getOrDefault("ro1", 0L) + counts.getOrDefault("ro2", 0L)).isEqualTo(READS);
@@ -73,6 +75,7 @@ class ReadWeightsTest {
         // SPEC §2's own example: weights primary 100, ro1 200, ro2 200, all `current` at 0.
         String policy = "nodes: [primary, ro1, ro2]\nweights: {primary: 100, ro1: 200, ro2: 200}\nbalancer: weighted";
         try (SluiceHarness sluice = SluiceHarness.readWrite(cluster, policy)) {
+            AdminView.awaitReadable(sluice, "rw", "ro1", "ro2");
             List<String> picks = picksOfOneClient(sluice, 11);
             assertThat(picks).as("smooth weighted round-robin through Sluice").containsExactly(
                     "primary", "ro1", "ro2", "ro1", "ro2",
@@ -84,6 +87,7 @@ class ReadWeightsTest {
     @Test
     void oneClientSeesTheExactSmoothWeightedSequenceForWeights0And100And200() throws Exception {
         try (SluiceHarness sluice = SluiceHarness.readWrite(cluster, WEIGHTS_0_100_200 + "balancer: weighted")) {
+            AdminView.awaitReadable(sluice, "rw", "ro1", "ro2");
             List<String> picks = picksOfOneClient(sluice, 30);
             List<String> nodes = List.of("primary", "ro1", "ro2", "ro3");
             assertThat(picks).isEqualTo(smoothWeighted(nodes, new int[] {0, 100, 200, 0}, 30));

@@ -44,6 +44,8 @@ class SysbenchRoutingTest {
                     mode: read-only
                     nodes: [ro1, ro2]
                 """);
+        AdminView.awaitReadable(sluice, "rw", "ro1", "ro2", "ro3");
+        AdminView.awaitReadable(sluice, "ro", "ro1", "ro2");
     }
 
     @AfterAll

@@ -82,6 +82,20 @@ public final class EndpointRuntime implements ActiveRequests {
         view = view.next(topology, config.policy());
     }
 
+    /**
+     * Catches up with the topology as it is now. An endpoint is built from a snapshot but hears of
+     * changes only once registered with the runtime; a change in between (the monitor's first
+     * observations arriving while the endpoint binds its port) would otherwise be missed until the
+     * next change, which in a quiet cluster may never come: replicas seen up would stay unusable for
+     * this endpoint. Read under the lock, so it never replaces a newer delivery with an older one.
+     */
+    public synchronized void catchUp(java.util.function.Supplier<Topology> current) {
+        Topology now = current.get();
+        if (now != view.topology()) {
+            view = view.next(now, config.policy());
+        }
+    }
+
     /** An operator changed the settings: new sessions and next statements see them. */
     public synchronized void reconfigure(EndpointConfig newConfig, Topology topology) {
         config = newConfig;
