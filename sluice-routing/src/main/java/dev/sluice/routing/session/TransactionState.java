@@ -116,6 +116,11 @@ final class TransactionState {
         return autocommit;
     }
 
+    /** Open on the server: BEGIN sent and not yet ended, the server's IN_TRANS flag, or XA. */
+    boolean open() {
+        return inTransaction || xaActive;
+    }
+
     boolean tablesLocked() {
         return tablesLocked;
     }
