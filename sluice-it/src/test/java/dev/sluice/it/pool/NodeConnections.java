@@ -6,9 +6,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -21,10 +19,9 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class NodeConnections implements AutoCloseable {
     private static final long SAMPLE_EVERY_MILLIS = 10;
-    private static final String COUNT = "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = '"
-            + SandboxCluster.APP_USER + "' AND ID <> CONNECTION_ID()";
 
     private final Map<String, Connection> watchers = new LinkedHashMap<>();
+    private final Map<String, Long> ownIds = new LinkedHashMap<>();
     private final Map<String, AtomicInteger> highest = new LinkedHashMap<>();
     private final AtomicInteger samples = new AtomicInteger();
     private final AtomicReference<SQLException> failure = new AtomicReference<>();
@@ -33,7 +30,12 @@ final class NodeConnections implements AutoCloseable {
 
     private NodeConnections(SandboxCluster cluster) throws SQLException {
         for (SandboxNode node : cluster.nodes()) {
-            watchers.put(node.name(), cluster.connect(node));
+            Connection c = cluster.connect(node);
+            watchers.put(node.name(), c);
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
+                rs.next();
+                ownIds.put(node.name(), rs.getLong(1));
+            }
             highest.put(node.name(), new AtomicInteger());
         }
         sampler = new Thread(this::sampleUntilClosed, "node-connections");
@@ -63,10 +65,17 @@ final class NodeConnections implements AutoCloseable {
 
     private void sampleOnce() throws SQLException {
         for (Map.Entry<String, Connection> w : watchers.entrySet()) {
-            try (Statement s = w.getValue().createStatement(); ResultSet rs = s.executeQuery(COUNT)) {
-                rs.next();
-                highest.get(w.getKey()).accumulateAndGet(rs.getInt(1), Math::max);
+            // SHOW PROCESSLIST, not a SELECT on information_schema: that one needs a temporary file.
+            int count = 0;
+            long own = ownIds.get(w.getKey());
+            try (Statement s = w.getValue().createStatement(); ResultSet rs = s.executeQuery("SHOW PROCESSLIST")) {
+                while (rs.next()) {
+                    if (SandboxCluster.APP_USER.equals(rs.getString("User")) && rs.getLong("Id") != own) {
+                        count++;
+                    }
+                }
             }
+            highest.get(w.getKey()).accumulateAndGet(count, Math::max);
         }
         samples.incrementAndGet();
     }
@@ -91,15 +100,13 @@ final class NodeConnections implements AutoCloseable {
     /** Stops sampling; fails if a sample could not be taken (the watch would be blind). */
     @Override
     public void close() throws SQLException, InterruptedException {
+        if (!running) {
+            return;
+        }
         running = false;
         sampler.join(5_000);
-        List<SQLException> closing = new ArrayList<>();
         for (Connection c : watchers.values()) {
-            try {
-                c.close();
-            } catch (SQLException e) {
-                closing.add(e);
-            }
+            c.close();
         }
         if (failure.get() != null) {
             throw failure.get();
