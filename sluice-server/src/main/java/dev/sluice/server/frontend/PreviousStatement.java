@@ -66,8 +66,15 @@ final class PreviousStatement {
         }
         int header = buf.getUnsignedByte(payloadIndex);
         int affectedAt = payloadIndex + 1;
-        long affected = LengthEncoded.getIntegerAt(buf, affectedAt);
-        long insertId = LengthEncoded.getIntegerAt(buf, affectedAt + LengthEncoded.encodedSizeAt(buf, affectedAt));
+        long affected;
+        long insertId;
+        try {
+            affected = LengthEncoded.getIntegerAt(buf, affectedAt);
+            insertId = LengthEncoded.getIntegerAt(buf, affectedAt + LengthEncoded.encodedSizeAt(buf, affectedAt));
+        } catch (RuntimeException malformed) {
+            // The packet goes to the client as it is; what it means is not Sluice's to judge here.
+            return;
+        }
         if (header == OkPacket.HEADER) {
             plainOk = true;
             rowCount = affected;
