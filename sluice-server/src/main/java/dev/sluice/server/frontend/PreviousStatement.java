@@ -32,6 +32,9 @@ final class PreviousStatement {
     /** {@code LAST_INSERT_ID(expr)}: sets the value, in an answer Sluice cannot read (a result set). */
     private static final Pattern SETS_LAST_INSERT_ID = Pattern.compile("LAST_INSERT_ID\\s*\\(\\s*[^)\\s]",
             Pattern.CASE_INSENSITIVE);
+    private static final byte[] CALC_FOUND_ROWS = "SQL_CALC_FOUND_ROWS".getBytes(StandardCharsets.US_ASCII);
+    /** How far into a statement SQL_CALC_FOUND_ROWS is looked for (it follows the first SELECT). */
+    private static final int FOUND_ROWS_SEARCH = 1024;
     /** Longer statements are never the plain forms looked for here. */
     private static final int MAX_PLAIN_FORM = 128;
 
@@ -121,17 +124,22 @@ final class PreviousStatement {
         return SETS_LAST_INSERT_ID.matcher(text(frame)).find();
     }
 
-    /** Whether the statement asks for SQL_CALC_FOUND_ROWS (an ASCII search, no decoding). */
+    /**
+     * Whether the statement asks for SQL_CALC_FOUND_ROWS. The server accepts it only among the
+     * options of the outermost SELECT, so only the start of the text is searched (one copy, no
+     * decoding): a 16 MB statement costs no more than a short one.
+     */
     static boolean calculatesFoundRows(ByteBuf frame) {
-        byte[] word = "SQL_CALC_FOUND_ROWS".getBytes(StandardCharsets.US_ASCII);
         int start = frame.readerIndex() + dev.sluice.protocol.packet.Packets.HEADER_SIZE + 1;
-        int last = frame.writerIndex() - word.length;
-        for (int i = start; i <= last; i++) {
+        byte[] text = new byte[Math.max(0, Math.min(FOUND_ROWS_SEARCH, frame.writerIndex() - start))];
+        frame.getBytes(start, text);
+        int last = text.length - CALC_FOUND_ROWS.length;
+        for (int i = 0; i <= last; i++) {
             int j = 0;
-            while (j < word.length && Character.toUpperCase(frame.getByte(i + j)) == word[j]) {
+            while (j < CALC_FOUND_ROWS.length && Character.toUpperCase(text[i + j]) == CALC_FOUND_ROWS[j]) {
                 j++;
             }
-            if (j == word.length) {
+            if (j == CALC_FOUND_ROWS.length) {
                 return true;
             }
         }
