@@ -101,6 +101,15 @@ public final class RoutingSession implements WeightSource {
         return transaction.inTransaction();
     }
 
+    /**
+     * A transaction is open on the node holding it (BEGIN sent and not ended, the server's IN_TRANS
+     * flag, or XA). Unlike {@link #inTransaction()}, autocommit=0 alone does not count: between a
+     * COMMIT and the next statement nothing is open.
+     */
+    public boolean transactionOpen() {
+        return transaction.open();
+    }
+
     public boolean autocommit() {
         return transaction.autocommit();
     }

@@ -88,11 +88,14 @@ final class TransactionState {
 
     /** Status flags of an OK or EOF from the node holding the transaction. */
     void onStatusFlags(int flags) {
-        boolean wasIn = inTransaction();
+        // The transaction that ended is the server's (the IN_TRANS flag), not the routing view that
+        // counts every statement under autocommit=0 as inside one: with autocommit off, COMMIT ends
+        // a transaction too, and the next one starts afresh (split again, its own isolation level).
+        boolean wasOpen = inTransaction;
         inTransaction = (flags & SERVER_STATUS_IN_TRANS) != 0;
         autocommit = (flags & SERVER_STATUS_AUTOCOMMIT) != 0;
         moreResults = (flags & SERVER_MORE_RESULTS_EXISTS) != 0;
-        if (wasIn && !inTransaction()) {
+        if (wasOpen && !inTransaction) {
             wrote = false;
             snapshot = false;
             nextIsolation = null;
@@ -111,6 +114,11 @@ final class TransactionState {
 
     boolean autocommit() {
         return autocommit;
+    }
+
+    /** Open on the server: BEGIN sent and not yet ended, the server's IN_TRANS flag, or XA. */
+    boolean open() {
+        return inTransaction || xaActive;
     }
 
     boolean tablesLocked() {

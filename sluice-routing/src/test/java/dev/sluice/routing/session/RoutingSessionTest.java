@@ -83,6 +83,19 @@ class RoutingSessionTest {
     }
 
     @Test
+    void withAutocommitOffACommitStartsANewSplittableTransaction() {
+        ok("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED", ALL, IDLE);
+        ok("SET autocommit=0", ALL, 0);
+        ok("SELECT 1", RouteDecision.replica(Fixtures.RO1, RouteReason.TRANSACTION_SPLIT), 0);
+        assertThat(session.transactionSplittable()).isTrue();
+        ok("UPDATE t SET a = 1", PRIMARY, SERVER_STATUS_IN_TRANS);
+        assertThat(session.transactionSplittable()).isFalse();
+        ok("COMMIT", PRIMARY, 0);
+        assertThat(session.inTransaction()).as("autocommit still off").isTrue();
+        assertThat(session.transactionSplittable()).as("the next transaction has not written").isTrue();
+    }
+
+    @Test
     void transactionSplittingEndsAtTheFirstWrite() {
         ok("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED", ALL, IDLE);
         assertThat(session.isolationLevel()).isEqualTo(IsolationLevel.READ_COMMITTED);

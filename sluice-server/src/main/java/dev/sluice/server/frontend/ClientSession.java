@@ -383,10 +383,37 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
 
     private boolean lockedByProtocol;
 
+    private final PreviousStatement previous = new PreviousStatement();
+
+    /** What LAST_INSERT_ID() and ROW_COUNT() answer for this client (transaction pool). */
+    PreviousStatement previous() {
+        return previous;
+    }
+
+    boolean transactionPool() {
+        return endpoint.config().policy().connectionPool() == dev.sluice.routing.policy.ConnectionPoolMode.TRANSACTION;
+    }
+
+    /**
+     * Statements to complete before the connections may go back to the pool: 2 keeps them through
+     * the current statement and the next (a FOUND_ROWS() after SQL_CALC_FOUND_ROWS runs where the
+     * count is).
+     */
+    private int holdStatements;
+
+    /** Keeps the session's connections through this statement and the next one. */
+    void holdThroughNextStatement() {
+        holdStatements = 2;
+    }
+
     /** At a transaction boundary with a transaction pool, the session's connections go back to the pool. */
     private void releaseIfAtBoundary() {
-        if (!routing.inTransaction() && !ServerStatus.has(serverStatus, ServerStatus.IN_TRANS) && !lockedToBackends()
-                && uploadTarget == null && continuationTarget == null && frames.isEmpty()) {
+        // The server's transaction, not the routing view's: under autocommit=0 routing counts every
+        // statement as inside a transaction, yet after COMMIT nothing is open on the connection and
+        // the next statement may start the next transaction on any connection (SPEC §7: back to the
+        // pool "at the end of each transaction").
+        if (!routing.transactionOpen() && !ServerStatus.has(serverStatus, ServerStatus.IN_TRANS) && !lockedToBackends()
+                && holdStatements == 0 && uploadTarget == null && continuationTarget == null && frames.isEmpty()) {
             backends.releaseToPool();
         }
     }
@@ -409,6 +436,9 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         awaiting = false;
         requestEnded();
         retries.release();
+        if (holdStatements > 0) {
+            holdStatements--;
+        }
         done.onComplete(backend, tracker);
         leaveRetiredNodes();
         releaseIfAtBoundary();
@@ -579,6 +609,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     void deferBegin(ByteBuf begin) {
         deferredBegin.hold(begin);
         serverStatus |= ServerStatus.IN_TRANS;
+        previous.answeredLocally(false);
         replyOk();
         routing.onResponse(serverStatus);
     }
@@ -596,6 +627,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     void endDeferredTransaction() {
         deferredBegin.release();
         serverStatus &= ~ServerStatus.IN_TRANS;
+        previous.answeredLocally(false);
         replyOk();
         routing.onResponse(serverStatus);
         releaseIfAtBoundary();
@@ -614,6 +646,8 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         serverStatus = ServerStatus.AUTOCOMMIT;
         deferredBegin.release();
         routing.reset();
+        previous.reset();
+        holdStatements = 0;
     }
 
     /** See {@link FirstNode}. */

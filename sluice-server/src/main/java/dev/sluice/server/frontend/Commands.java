@@ -117,9 +117,38 @@ final class Commands {
         if (statement.kind() == dev.sluice.routing.sql.StatementKind.KILL && kills.tryQuery(frame)) {
             return;
         }
+        if (session.transactionPool() && !previousStatementAnswers(statement, frame)) {
+            frame.release();
+            return;
+        }
         RouteDecision decision = Router.route(statement, session.routing(), session.endpoint().view(),
                 session.endpoint());
         session.executor().run(statement, decision, frame, ResponseKind.RESULT, CommandListener.NONE);
+    }
+
+    /**
+     * Transaction pool (SPEC §7): the backend connection that ran the client's previous statement
+     * may be serving another client now. {@code SELECT ROW_COUNT()} is answered from the client's
+     * own last OK (returns false: the command is done); a statement with SQL_CALC_FOUND_ROWS keeps
+     * its connection for the FOUND_ROWS() that follows; {@code LAST_INSERT_ID(expr)} puts a value
+     * on the connection that Sluice cannot read back, so the client keeps that connection.
+     */
+    private boolean previousStatementAnswers(Statement statement, ByteBuf frame) {
+        if (statement.has(dev.sluice.routing.sql.StatementProperty.PREVIOUS_TARGET)) {
+            java.util.Optional<String> rowCount = PreviousStatement.rowCountQuery(frame);
+            if (rowCount.isPresent()) {
+                session.executor().answerRowCount(rowCount.get());
+                return false;
+            }
+        }
+        if (statement.kind().isRead() && PreviousStatement.calculatesFoundRows(frame)) {
+            session.holdThroughNextStatement();
+        }
+        if (statement.has(dev.sluice.routing.sql.StatementProperty.LAST_INSERT_ID)
+                && PreviousStatement.setsLastInsertId(frame)) {
+            session.lockToBackends();
+        }
+        return true;
     }
 
     /** Classifies the SQL text of a COM_QUERY or COM_STMT_PREPARE packet (header included) in place. */

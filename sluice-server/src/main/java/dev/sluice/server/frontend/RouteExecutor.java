@@ -9,6 +9,8 @@ import dev.sluice.routing.RouteError;
 import dev.sluice.routing.RouteReason;
 import dev.sluice.routing.sql.AutocommitChange;
 import dev.sluice.routing.sql.Statement;
+import dev.sluice.routing.sql.StatementProperty;
+import dev.sluice.server.backend.InternalQuery;
 import dev.sluice.routing.sql.TransactionControl;
 import dev.sluice.routing.topology.Node;
 import dev.sluice.server.backend.BackendConnection;
@@ -31,7 +33,7 @@ final class RouteExecutor {
 
     RouteExecutor(ClientSession session) {
         this.session = session;
-        this.listener = new StatementListener(session.routing(), session.identity().capabilities());
+        this.listener = new StatementListener(session.routing(), session.previous(), session.identity().capabilities());
     }
 
     /** Runs {@code frame} (a whole COM_QUERY) as {@code decision} says. */
@@ -98,7 +100,7 @@ final class RouteExecutor {
                 session.deferBegin(frame);
                 return;
             }
-            sendToPrimary(p, decision, frame, kind, own, null);
+            sendToPrimary(statement, p, decision, frame, kind, own, null);
             return;
         }
         if (session.hasDeferredBegin() && (control == TransactionControl.COMMIT
@@ -111,16 +113,22 @@ final class RouteExecutor {
             return;
         }
         session.routing().onStatementSent(statement, decision);
-        sendToPrimary(p, decision, frame, kind, own, binding);
+        sendToPrimary(statement, p, decision, frame, kind, own, binding);
     }
 
-    private void sendToPrimary(Node p, RouteDecision decision, ByteBuf frame, ResponseKind kind, CommandListener own,
-            Binding binding) {
+    private void sendToPrimary(Statement statement, Node p, RouteDecision decision, ByteBuf frame, ResponseKind kind,
+            CommandListener own, Binding binding) {
         NodeRef node = session.proxy().ref(p);
         routed(node.name(), "primary", decision);
         ByteBuf begin = session.takeDeferredBegin();
         if (begin != null) {
             session.sendBefore(node, begin);
+        }
+        if (statement.has(StatementProperty.LAST_INSERT_ID) && session.transactionPool()) {
+            // The connection may have run other clients' INSERTs since this client's last one:
+            // it gets this client's value first (SPEC §7).
+            session.sendBefore(node, InternalQuery.queryPacket(session.client().alloc().buffer(),
+                    "SET @@session.last_insert_id = " + session.previous().lastInsertId()));
         }
         if (binding == null) {
             session.forward(node, frame, kind, listener.with(own));
@@ -224,5 +232,17 @@ final class RouteExecutor {
         TextResultWriter.write(out, session.replySequence(), session.identity().capabilities(),
                 session.serverStatus(), List.of("sluice_last_gtid()"), List.of(row));
         session.client().writeAndFlush(out, session.client().voidPromise());
+        session.previous().answeredLocally(true);
+    }
+
+    /** {@code SELECT ROW_COUNT()} under a transaction pool: answered from the client's own last OK (SPEC §7). */
+    void answerRowCount(String column) {
+        ByteBuf out = session.client().alloc().buffer();
+        List<String> row = new ArrayList<>(1);
+        row.add(Long.toString(session.previous().rowCount()));
+        TextResultWriter.write(out, session.replySequence(), session.identity().capabilities(),
+                session.serverStatus(), List.of(column), List.of(row));
+        session.client().writeAndFlush(out, session.client().voidPromise());
+        session.previous().answeredLocally(true);
     }
 }

@@ -19,12 +19,14 @@ final class StatementListener implements CommandListener {
     static final String LAST_GTID = "last_gtid";
 
     private final RoutingSession routing;
+    private final PreviousStatement previous;
     private final long capabilities;
     private CommandListener inner = CommandListener.NONE;
     private boolean tracked;
 
-    StatementListener(RoutingSession routing, long capabilities) {
+    StatementListener(RoutingSession routing, PreviousStatement previous, long capabilities) {
         this.routing = routing;
+        this.previous = previous;
         this.capabilities = capabilities;
         this.tracked = Capabilities.has(capabilities, Capabilities.CLIENT_SESSION_TRACK);
     }
@@ -32,11 +34,13 @@ final class StatementListener implements CommandListener {
     /** Arms the listener for the next statement. */
     StatementListener with(CommandListener commandOwn) {
         this.inner = commandOwn;
+        previous.started();
         return this;
     }
 
     @Override
     public void onOk(ByteBuf buf, int payloadIndex, int length) {
+        previous.onOk(buf, payloadIndex, length);
         if (tracked) {
             ByteBuf ok = buf.slice(payloadIndex, length);
             int status = OkPacket.statusFlagsOf(ok, capabilities);
@@ -67,6 +71,7 @@ final class StatementListener implements CommandListener {
 
     @Override
     public void onComplete(BackendConnection backend, ResponseTracker tracker) {
+        previous.ended(tracker.endedWithError());
         if (tracker.endedWithError()) {
             routing.onError();
         } else {
@@ -79,6 +84,7 @@ final class StatementListener implements CommandListener {
 
     @Override
     public void onFailure(BackendConnection backend, Throwable cause) {
+        previous.ended(true);
         routing.onError();
         CommandListener own = inner;
         inner = CommandListener.NONE;

@@ -98,8 +98,10 @@ public final class LoopPool implements AutoCloseable {
         }
         Idle other = slots.idle.pollLast();
         if (other != null) {
-            // Full, but with an idle connection of another key: trade it for one of ours.
+            // Full, but with an idle connection of another key: trade it for one of ours. The
+            // closed one's slot is freed first, or the count would keep a connection that is gone.
             other.connection().close();
+            slots.open--;
             connect(slots, node, login, promise);
             return promise;
         }

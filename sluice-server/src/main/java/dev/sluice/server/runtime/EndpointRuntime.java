@@ -21,6 +21,8 @@ public final class EndpointRuntime implements ActiveRequests {
     private final java.util.Map<io.netty.channel.EventLoop, dev.sluice.server.pool.LoopPool> pools =
             new java.util.concurrent.ConcurrentHashMap<>();
     private final int ioThreads;
+    /** Loop pools made so far: which share of the bound the next one gets. */
+    private final AtomicInteger poolsCreated = new AtomicInteger();
     private final java.util.Set<SessionHandle> liveSessions = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** What the runtime may ask of a live session, on its own event loop. */
@@ -111,8 +113,12 @@ public final class EndpointRuntime implements ActiveRequests {
             dev.sluice.server.backend.BackendConnector connector) {
         return pools.computeIfAbsent(loop, l -> {
             var p = config.pool();
-            int share = (p.maxConnectionsPerNode() + ioThreads - 1) / ioThreads;
-            return new dev.sluice.server.pool.LoopPool(l, connector, share, p.idleTimeout(), p.waitTimeout());
+            // The shares add up to the bound exactly (64 over 3 loops: 22, 21, 21), so the node never
+            // sees more than pool-max-connections; rounding each share up would overshoot it.
+            int index = poolsCreated.getAndIncrement();
+            int share = p.maxConnectionsPerNode() / ioThreads + (index < p.maxConnectionsPerNode() % ioThreads ? 1 : 0);
+            return new dev.sluice.server.pool.LoopPool(l, connector, Math.max(1, share), p.idleTimeout(),
+                    p.waitTimeout());
         });
     }
 

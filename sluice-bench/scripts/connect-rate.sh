@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# connect-rate (issue 7): short connections (connect, one query, quit) per second, straight to the
+# primary and through a Sluice endpoint with the session pool, in one run; prints both rates and
+# their ratio. Runs dev.sluice.bench.connect.ConnectRate from the benchmarks jar.
+#
+#   sluice-bench/scripts/connect-rate.sh [LAUNCHER OPTIONS] [--] [RATE OPTIONS]
+#
+# By default it sets everything up itself: a sandbox (1 primary + 1 replica) and a Sluice with one
+# read-write endpoint, `connection-pool: session`; then stops Sluice and, unless it was already
+# running, the sandbox. With --no-setup it only runs the measurement: give --direct and --sluice.
+#
+# Benchmarks are not tests: run it by hand, on an otherwise idle machine.
+set -euo pipefail
+
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
+# shellcheck source=scripts/lib.sh
+source "$SCRIPT_DIR/../../scripts/lib.sh"
+
+readonly BENCH_JAR="$SLUICE_ROOT/sluice-bench/target/benchmarks.jar"
+readonly MAIN_CLASS=dev.sluice.bench.connect.ConnectRate
+readonly STARTUP_TIMEOUT_S=60
+# Ports apart from the demo (3311..), the sysbench comparison (3331..) and consistency-check (3351..).
+SANDBOX_DIR="$SLUICE_ROOT/.sandbox/connect-rate"
+BASE_PORT=3381
+PROXY_PORT=6381
+POOL_MAX=64
+SLUICE_JAR_OVERRIDE=""
+SETUP=1
+RATE_ARGS=()
+
+usage() {
+  cat <<EOF
+Usage: sluice-bench/scripts/connect-rate.sh [LAUNCHER OPTIONS] [--] [RATE OPTIONS]
+
+Launcher options:
+  --sandbox-dir D     the sandbox to use, started if needed (default .sandbox/connect-rate)
+  --base-port P       its primary's port; the replica on P+1 (default $BASE_PORT)
+  --proxy-port P      Sluice's endpoint (default $PROXY_PORT); admin on P+8
+  --pool-max N        the endpoint's pool-max-connections (default $POOL_MAX)
+  --sluice-jar FILE   run this Sluice jar (default: sluice-server/target/sluice.jar, rebuilt
+                      when older than its sources)
+  --no-setup          start nothing: run the measurement with the given options only
+
+Rate options: --connections N (default 20000), --threads T (default 8), --warmup W,
+--query SQL, --user U, --password P; and with --no-setup, --direct URL --sluice URL.
+
+Environment: SLUICE_JAVA_OPTS for Sluice's JVM, RATE_JAVA_OPTS for the client's.
+EOF
+}
+
+parse_options() {
+  while (($#)); do
+    case "$1" in
+      --sandbox-dir) SANDBOX_DIR="${2:?}"; shift 2 ;;
+      --base-port) BASE_PORT="${2:?}"; shift 2 ;;
+      --proxy-port) PROXY_PORT="${2:?}"; shift 2 ;;
+      --pool-max) POOL_MAX="${2:?}"; shift 2 ;;
+      --sluice-jar) SLUICE_JAR_OVERRIDE="${2:?}"; shift 2 ;;
+      --no-setup) SETUP=0; shift ;;
+      -h | --help) usage; exit 0 ;;
+      --) shift; RATE_ARGS+=("$@"); break ;;
+      *) RATE_ARGS+=("$1"); shift ;;
+    esac
+  done
+  [[ "$BASE_PORT" =~ ^[0-9]+$ && "$PROXY_PORT" =~ ^[0-9]+$ && "$POOL_MAX" =~ ^[0-9]+$ ]] ||
+    die "--base-port, --proxy-port and --pool-max take numbers"
+}
+
+# The bench jar is stale when a main source or a pom of the modules it is built from is newer.
+build_bench_if_needed() {
+  local newer=""
+  if [[ -f "$BENCH_JAR" ]]; then
+    newer="$(find "$SLUICE_ROOT/pom.xml" "$SLUICE_ROOT"/{sluice-protocol,sluice-routing,sluice-bench}/{pom.xml,src/main} \
+      -type f -newer "$BENCH_JAR" -print -quit 2>/dev/null || true)"
+    [[ -n "$newer" ]] || return 0
+  fi
+  info "Building sluice-bench/target/benchmarks.jar"
+  (cd "$SLUICE_ROOT" && mvn -B -q -o install -DskipTests -pl sluice-protocol,sluice-routing,sluice-bench) ||
+    die "the build failed"
+}
+
+WORK=""
+SLUICE_PID=""
+STOP_SANDBOX=0
+
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  if [[ -n "$SLUICE_PID" ]] && kill -0 "$SLUICE_PID" 2>/dev/null; then
+    kill -TERM "$SLUICE_PID" 2>/dev/null || true
+    wait "$SLUICE_PID" 2>/dev/null || true # its exit status after SIGTERM is of no interest
+  fi
+  if ((STOP_SANDBOX)); then
+    "$SLUICE_ROOT/scripts/sandbox.sh" stop --dir "$SANDBOX_DIR" >&2 || warn "could not stop the sandbox in $SANDBOX_DIR"
+  fi
+  if [[ -n "$WORK" && -d "$WORK" ]]; then
+    if ((status == 0)); then
+      rm -rf "$WORK"
+    else
+      note "Sluice's log and configuration kept in $WORK"
+    fi
+  fi
+  exit "$status"
+}
+
+start_sandbox() {
+  local status=""
+  if [[ -f "$SANDBOX_DIR/sandbox.conf" ]]; then
+    status="$("$SLUICE_ROOT/scripts/sandbox.sh" status --dir "$SANDBOX_DIR" 2>/dev/null || true)"
+  fi
+  if [[ "$status" == *running* ]]; then
+    info "Using the running sandbox in $SANDBOX_DIR"
+  else
+    STOP_SANDBOX=1
+    "$SLUICE_ROOT/scripts/sandbox.sh" start --replicas 1 --base-port "$BASE_PORT" --dir "$SANDBOX_DIR" >&2
+  fi
+}
+
+start_sluice() {
+  local jar="$SLUICE_JAR"
+  if [[ -n "$SLUICE_JAR_OVERRIDE" ]]; then
+    jar="$SLUICE_JAR_OVERRIDE"
+    [[ -f "$jar" ]] || die "no Sluice jar at $jar"
+  else
+    build_if_needed
+  fi
+  cat >"$WORK/sluice.yaml" <<YAML
+# connect-rate: one read-write endpoint with the session pool.
+monitor: {user: monitor, password: monitor, interval: 1s}
+nodes:
+  - {name: primary, address: 127.0.0.1:$BASE_PORT, role: primary}
+  - {name: ro1, address: 127.0.0.1:$((BASE_PORT + 1)), role: replica}
+endpoints:
+  - {name: pooled, listen: 127.0.0.1:$PROXY_PORT, mode: read-write, connection-pool: session,
+     pool-max-connections: $POOL_MAX}
+admin: {listen: 127.0.0.1:$((PROXY_PORT + 8)), token: ""}
+YAML
+  info "Starting Sluice (endpoint $PROXY_PORT, connection-pool: session, pool-max-connections: $POOL_MAX)"
+  # shellcheck disable=SC2086 # SLUICE_JAVA_OPTS is a list of JVM options
+  java ${SLUICE_JAVA_OPTS:-} -jar "$jar" run --config "$WORK/sluice.yaml" >"$WORK/sluice.log" 2>&1 &
+  SLUICE_PID=$!
+  wait_for_port "$PROXY_PORT" "$STARTUP_TIMEOUT_S" ||
+    { tail -n 20 "$WORK/sluice.log" >&2; die "Sluice did not listen on $PROXY_PORT"; }
+}
+
+main() {
+  parse_options "$@"
+  build_bench_if_needed
+  local -a args=()
+  if ((SETUP)); then
+    WORK="$(mktemp -d -t sluice-connect-rate.XXXXXX)"
+    trap cleanup EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    start_sandbox
+    start_sluice
+    args=(--direct "jdbc:mariadb://127.0.0.1:$BASE_PORT/test" --sluice "jdbc:mariadb://127.0.0.1:$PROXY_PORT/test")
+  fi
+  local status=0
+  # shellcheck disable=SC2086 # RATE_JAVA_OPTS is a list of JVM options
+  java ${RATE_JAVA_OPTS:-} -cp "$BENCH_JAR" "$MAIN_CLASS" "${args[@]}" "${RATE_ARGS[@]}" || status=$?
+  return "$status"
+}
+
+main "$@"

@@ -1,0 +1,106 @@
+package dev.sluice.it.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.sluice.it.support.NettyLeaks;
+import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.it.support.SluiceHarness;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pool's endpoint keys: {@code pool-idle-timeout} closes idle backend connections,
+ * {@code pool-wait-timeout} ends a client's wait for one with a clear error, and
+ * {@code pool-max-connections} is never exceeded while clients wait.
+ */
+class PoolTimeoutsTest {
+    private static final Duration IDLE = Duration.ofSeconds(1);
+    private SluiceHarness sluice;
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (sluice != null) {
+            sluice.close();
+        }
+        assertThat(NettyLeaks.collect()).isEmpty();
+    }
+
+    private static int appConnections(SandboxCluster cluster) {
+        return Integer.parseInt(cluster.queryString(cluster.primary(), "SELECT COUNT(*) FROM "
+                + "information_schema.PROCESSLIST WHERE USER = '" + SandboxCluster.APP_USER + "' AND ID <> CONNECTION_ID()"));
+    }
+
+    @Test
+    void idleBackendConnectionsCloseAfterThePoolIdleTimeout() throws Exception {
+        SandboxCluster cluster = SandboxCluster.get();
+        sluice = SluiceHarness.readWrite(cluster, """
+                connection-pool: session
+                pool-idle-timeout: %dms
+                """.formatted(IDLE.toMillis()));
+        List<Connection> clients = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            clients.add(DriverManager.getConnection(sluice.mariadbUrl("rw", "")));
+        }
+        assertThat(appConnections(cluster)).isGreaterThanOrEqualTo(4);
+        for (Connection c : clients) {
+            c.close();
+        }
+        // Returned to the pool, they stay a while (reused by the next client), then close.
+        await("idle pooled connections closed").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
+                .until(() -> appConnections(cluster) == 0);
+    }
+
+    @Test
+    void aClientWaitingLongerThanThePoolWaitTimeoutGetsAnErrorAndTheBoundHolds() throws Exception {
+        SandboxCluster cluster = SandboxCluster.get();
+        int bound = 2;
+        sluice = SluiceHarness.readWrite(cluster, """
+                connection-pool: transaction
+                pool-max-connections: %d
+                pool-wait-timeout: 1s
+                """.formatted(bound));
+        List<Connection> holders = new ArrayList<>();
+        SQLException refused = null;
+        try {
+            // Each holder keeps a transaction open, so its backend connection cannot serve anyone
+            // else; the bound runs out on some I/O thread's share, and a client there waits in vain.
+            for (int i = 0; i < 10 && refused == null; i++) {
+                try {
+                    Connection c = DriverManager.getConnection(sluice.mariadbUrl("rw", "connectTimeout=30000"));
+                    holders.add(c);
+                    try (Statement s = c.createStatement()) {
+                        s.execute("BEGIN");
+                        try (ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
+                            rs.next();
+                        }
+                    }
+                } catch (SQLException e) {
+                    refused = e;
+                }
+            }
+            assertThat((Throwable) refused).as("a client that found no free connection").isNotNull();
+            assertThat(refused.getMessage()).contains("became free within 1000 ms");
+            assertThat(holders.stream().filter(c -> {
+                try {
+                    return c.isValid(2);
+                } catch (SQLException e) {
+                    return false;
+                }
+            }).count()).as("clients holding a transaction").isLessThanOrEqualTo(bound);
+            assertThat(appConnections(cluster)).as("backend connections on the primary").isLessThanOrEqualTo(bound);
+        } finally {
+            for (Connection c : holders) {
+                c.close();
+            }
+        }
+    }
+}

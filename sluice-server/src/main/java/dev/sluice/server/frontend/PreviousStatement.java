@@ -1,0 +1,158 @@
+package dev.sluice.server.frontend;
+
+import dev.sluice.protocol.LengthEncoded;
+import dev.sluice.protocol.response.OkPacket;
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What {@code LAST_INSERT_ID()} and {@code ROW_COUNT()} must answer for one client, kept by Sluice
+ * itself (SPEC §7). With a transaction pool the backend connection that ran a statement goes back
+ * to the pool when it ends and serves other clients, so it no longer knows the client's answers;
+ * the client's OK packets do:
+ * <ul>
+ *   <li>LAST_INSERT_ID(): the last non-zero insert id of an OK packet. It is given to whichever
+ *       connection runs a statement that uses it ({@code SET last_insert_id}). An INSERT that sets
+ *       the AUTO_INCREMENT column explicitly reports that value too, though the server's
+ *       LAST_INSERT_ID() does not change: the one case where the two differ.</li>
+ *   <li>ROW_COUNT(): the affected rows of a plain OK; -1 after a result set or an error. A plain
+ *       {@code SELECT ROW_COUNT()} is answered from it.</li>
+ * </ul>
+ * FOUND_ROWS() is not kept here: a statement with SQL_CALC_FOUND_ROWS holds its connection until
+ * the next statement has run (see {@link ClientSession#holdThroughNextStatement()}).
+ */
+final class PreviousStatement {
+    /** {@code SELECT ROW_COUNT()}, with an optional alias: the form answered without a backend. */
+    private static final Pattern ROW_COUNT_QUERY = Pattern.compile(
+            "\\s*SELECT\\s+ROW_COUNT\\s*\\(\\s*\\)(?:\\s+(?:AS\\s+)?(`[^`]+`|[A-Za-z_][A-Za-z_0-9]*))?\\s*;?\\s*",
+            Pattern.CASE_INSENSITIVE);
+    /** {@code LAST_INSERT_ID(expr)}: sets the value, in an answer Sluice cannot read (a result set). */
+    private static final Pattern SETS_LAST_INSERT_ID = Pattern.compile("LAST_INSERT_ID\\s*\\(\\s*[^)\\s]",
+            Pattern.CASE_INSENSITIVE);
+    private static final byte[] CALC_FOUND_ROWS = "SQL_CALC_FOUND_ROWS".getBytes(StandardCharsets.US_ASCII);
+    /** How far into a statement SQL_CALC_FOUND_ROWS is looked for (it follows the first SELECT). */
+    private static final int FOUND_ROWS_SEARCH = 1024;
+    /** Longer statements are never the plain forms looked for here. */
+    private static final int MAX_PLAIN_FORM = 128;
+
+    private long lastInsertId;
+    private long rowCount = -1;
+    private boolean plainOk;
+
+    long lastInsertId() {
+        return lastInsertId;
+    }
+
+    long rowCount() {
+        return rowCount;
+    }
+
+    /** COM_RESET_CONNECTION or COM_CHANGE_USER: a fresh session. */
+    void reset() {
+        lastInsertId = 0;
+        rowCount = -1;
+        plainOk = false;
+    }
+
+    /** A statement is sent. */
+    void started() {
+        plainOk = false;
+    }
+
+    /** An OK packet of the statement's answer (also the one ending a result set). */
+    void onOk(ByteBuf buf, int payloadIndex, int length) {
+        if (length < 3) {
+            return;
+        }
+        int header = buf.getUnsignedByte(payloadIndex);
+        int affectedAt = payloadIndex + 1;
+        long affected;
+        long insertId;
+        try {
+            affected = LengthEncoded.getIntegerAt(buf, affectedAt);
+            insertId = LengthEncoded.getIntegerAt(buf, affectedAt + LengthEncoded.encodedSizeAt(buf, affectedAt));
+        } catch (RuntimeException malformed) {
+            // The packet goes to the client as it is; what it means is not Sluice's to judge here.
+            return;
+        }
+        if (header == OkPacket.HEADER) {
+            plainOk = true;
+            rowCount = affected;
+        }
+        if (insertId != 0) {
+            lastInsertId = insertId;
+        }
+    }
+
+    /** The statement's answer ended. */
+    void ended(boolean error) {
+        if (error || !plainOk) {
+            rowCount = -1;
+        }
+    }
+
+    /** Sluice answered a statement itself: an OK (BEGIN held back) or a result set. */
+    void answeredLocally(boolean resultSet) {
+        rowCount = resultSet ? -1 : 0;
+    }
+
+    /**
+     * The column name when {@code frame} (a COM_QUERY, header included) is a plain
+     * {@code SELECT ROW_COUNT()}; empty otherwise.
+     */
+    static Optional<String> rowCountQuery(ByteBuf frame) {
+        Optional<String> text = shortText(frame);
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        Matcher m = ROW_COUNT_QUERY.matcher(text.get());
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        String alias = m.group(1);
+        if (alias == null) {
+            return Optional.of("ROW_COUNT()");
+        }
+        return Optional.of(alias.startsWith("`") ? alias.substring(1, alias.length() - 1) : alias);
+    }
+
+    /** Whether the statement gives LAST_INSERT_ID a value of its own ({@code LAST_INSERT_ID(expr)}). */
+    static boolean setsLastInsertId(ByteBuf frame) {
+        return SETS_LAST_INSERT_ID.matcher(text(frame)).find();
+    }
+
+    /**
+     * Whether the statement asks for SQL_CALC_FOUND_ROWS. The server accepts it only among the
+     * options of the outermost SELECT, so only the start of the text is searched (one copy, no
+     * decoding): a 16 MB statement costs no more than a short one.
+     */
+    static boolean calculatesFoundRows(ByteBuf frame) {
+        int start = frame.readerIndex() + dev.sluice.protocol.packet.Packets.HEADER_SIZE + 1;
+        byte[] text = new byte[Math.max(0, Math.min(FOUND_ROWS_SEARCH, frame.writerIndex() - start))];
+        frame.getBytes(start, text);
+        int last = text.length - CALC_FOUND_ROWS.length;
+        for (int i = 0; i <= last; i++) {
+            int j = 0;
+            while (j < CALC_FOUND_ROWS.length && Character.toUpperCase(text[i + j]) == CALC_FOUND_ROWS[j]) {
+                j++;
+            }
+            if (j == CALC_FOUND_ROWS.length) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Optional<String> shortText(ByteBuf frame) {
+        int length = frame.writerIndex() - frame.readerIndex() - dev.sluice.protocol.packet.Packets.HEADER_SIZE - 1;
+        return length > MAX_PLAIN_FORM ? Optional.empty() : Optional.of(text(frame));
+    }
+
+    private static String text(ByteBuf frame) {
+        int start = frame.readerIndex() + dev.sluice.protocol.packet.Packets.HEADER_SIZE + 1;
+        return frame.toString(start, frame.writerIndex() - start, StandardCharsets.UTF_8);
+    }
+}
