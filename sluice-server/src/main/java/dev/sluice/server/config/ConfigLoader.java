@@ -78,7 +78,9 @@ public final class ConfigLoader {
             throw new ConfigException("endpoints: at least one endpoint is required");
         }
         checkUnique(endpoints.stream().map(EndpointConfig::name).toList(), "endpoints", "name");
-        checkUnique(endpoints.stream().map(e -> e.listen().toString()).toList(), "endpoints", "listen address");
+        // Port 0 asks the system for a free port, so several endpoints may say 127.0.0.1:0 without clashing.
+        checkUnique(endpoints.stream().filter(e -> e.listen().port() != 0).map(e -> e.listen().toString()).toList(),
+                "endpoints", "listen address");
         for (EndpointConfig e : endpoints) {
             validate(e, nodes);
         }
