@@ -46,6 +46,8 @@ class DecommissionTest {
     private static final int POOL_SIZE = 16;
     private static final int WORKERS = 6;
     private static final int SYSBENCH_THREADS = 4;
+    private static final int BUSY_SECONDS = 3;
+    private static final int WAIT_TIMEOUT = 3333;
     private static final int SHORT_SESSION_READS = 5;
 
     private static SandboxCluster cluster;
@@ -215,6 +217,37 @@ class DecommissionTest {
         assertThat(seenAfterWeightZero).as("reads of sessions started after weight 0").isNotEmpty()
                 .doesNotContain(cluster.serverIdOf(ro2));
         assertThat(admin.node("ro2")).isNull();
+    }
+
+    /**
+     * A drain that lands while the node is still answering a session command (sent to every
+     * backend, answered to the client by the primary) must still take the session off the node
+     * once that answer is in: {@code SET SESSION wait_timeout = … + SLEEP(…)} sleeps on ro1 only, so
+     * the client has its answer from the primary while ro1 is still busy with it.
+     */
+    @Test
+    void aDrainReachesASessionWhoseConnectionIsBusyWithASessionCommand() throws Exception {
+        SandboxNode ro1 = cluster.node("ro1");
+        admin.ok(admin.patch("/v1/endpoints/rw", "{\"weights\": {\"primary\": 0, \"ro1\": 100}}"));
+        try (Connection c = sluice.connect("rw"); Statement s = c.createStatement()) {
+            assertThat(AdminApiTest.serverId(c)).isEqualTo(cluster.serverIdOf(ro1));
+            // Sent to every backend (a session command); it sleeps on ro1 only, so the primary answers first.
+            s.execute("SET SESSION wait_timeout = " + WAIT_TIMEOUT + " + SLEEP(IF(@@server_id = "
+                    + cluster.serverIdOf(ro1) + ", " + BUSY_SECONDS + ", 0))");
+            await("ro1 is still running the session command").atMost(Duration.ofSeconds(BUSY_SECONDS)).until(() -> Long.parseLong(
+                    cluster.queryString(ro1, "SELECT COUNT(*) FROM information_schema.processlist WHERE info "
+                            + "LIKE 'SET SESSION wait_timeout%' AND id <> CONNECTION_ID()")) == 1);
+            admin.ok(admin.post("/v1/nodes/ro1/drain", null));
+            await("ro1's active sessions reach 0 once its answer is in")
+                    .atMost(DRAIN_BOUND.plusSeconds(BUSY_SECONDS))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> admin.activeSessions("ro1", "rw") == 0);
+            assertThat(AdminApiTest.serverId(c)).as("the session reads elsewhere, without an error")
+                    .isNotEqualTo(cluster.serverIdOf(ro1));
+            try (ResultSet rs = s.executeQuery("SELECT @@session.wait_timeout")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1)).isEqualTo(WAIT_TIMEOUT);
+            }
+        }
     }
 
     /** Drains the node and asserts its active-session count reaches 0 within {@link #DRAIN_BOUND}. */

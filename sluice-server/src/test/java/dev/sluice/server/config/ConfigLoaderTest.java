@@ -167,6 +167,17 @@ class ConfigLoaderTest {
                   - {name: rw, listen: 127.0.0.1:6033}
                   - {name: rw, listen: 127.0.0.1:6034}
                 """)).hasMessageContaining("'rw' appears twice");
+        assertThatThrownBy(() -> parse("""
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033}
+                  - {name: ro, listen: 127.0.0.1:6033, mode: read-only}
+                """)).hasMessageContaining("listen address '127.0.0.1:6033' appears twice");
+        // Port 0 is "any free port": two endpoints asking for it get two ports.
+        assertThat(parse("""
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:0}
+                  - {name: ro, listen: 127.0.0.1:0, mode: read-only}
+                """).endpoints()).hasSize(2);
         assertThatThrownBy(() -> parse("endpoints: []\n")).hasMessageContaining("at least one endpoint");
         assertThatThrownBy(() -> ConfigLoader.parse("""
                 nodes:
