@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 8 §5: {@code GET /metrics} in the Prometheus text format, parsed line by line. After
  * traffic routed here, the counters moved by at least what was sent — statements by endpoint,
- * target and reason, backend connects, consistency waits, errors Sluice returned — and the levels
+ * target and reason, backend connects, consistency waits and their timeouts with the fallback to
+ * the primary, errors Sluice returned — and the levels
  * are the live ones (a session open now is counted, and no longer once it is closed); replication
  * lag, node state and the JVM's own metrics are there.
  */
@@ -54,6 +55,10 @@ class MetricsTest {
                     listen: 127.0.0.1:0
                     mode: read-only
                     nodes: [ro1, ro2]
+                  - name: fresh
+                    listen: 127.0.0.1:0
+                    mode: read-write
+                    consistency-timeout: 100ms
                 """);
     }
 
@@ -88,6 +93,11 @@ class MetricsTest {
                         .isInstanceOf(SQLException.class).hasMessageContaining("read-only");
             }
 
+            // A consistency token no replica will reach: the read waits its 100ms, then falls back to the primary.
+            try (Connection f = sluice.connect("fresh"); Statement t = f.createStatement()) {
+                t.executeQuery("/*CONSISTENT_WITH=0-1-" + Integer.MAX_VALUE + "*/ SELECT 1").close();
+            }
+
             PrometheusText during = scrape();
             assertThat(increase(before, during, "sluice_statements_routed_total", "endpoint", "rw", "target",
                     "replica")).as("reads routed to replicas").isGreaterThanOrEqualTo(READS);
@@ -109,6 +119,10 @@ class MetricsTest {
                     .as("backend connections opened").isGreaterThanOrEqualTo(2);
             assertThat(increase(before, during, "sluice_consistency_wait_seconds_count", "endpoint", "rw"))
                     .as("session-consistent reads that waited for a replica").isGreaterThanOrEqualTo(1);
+            assertThat(increase(before, during, "sluice_consistency_wait_seconds_count", "endpoint", "fresh",
+                    "outcome", "timeout-primary")).as("the wait that timed out and fell back").isEqualTo(1);
+            assertThat(increase(before, during, "sluice_statements_routed_total", "endpoint", "fresh", "target",
+                    "primary", "reason", "consistency-timeout")).as("the fallback to the primary").isEqualTo(1);
             assertThat(increase(before, during, "sluice_errors_returned_total", "endpoint", "ro"))
                     .as("the refused write on the read-only endpoint").isEqualTo(1);
             for (String replica : new String[] {"ro1", "ro2", "ro3"}) {
