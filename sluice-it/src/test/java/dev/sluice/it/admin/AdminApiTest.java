@@ -8,6 +8,9 @@ import dev.sluice.it.support.NettyLeaks;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SandboxNode;
 import dev.sluice.it.support.SluiceHarness;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -35,6 +38,7 @@ class AdminApiTest {
     private static final Duration SETTLE = Duration.ofSeconds(15);
     private static final int SESSIONS = 3;
     private static final String TOKEN = "s3cret-admin-token";
+    private static final int CONNECT_TIMEOUT_MS = 2000;
 
     private static SandboxCluster cluster;
     private static SluiceHarness sluice;
@@ -173,7 +177,7 @@ class AdminApiTest {
         assertThat(admin.delete("/v1/endpoints/reports").status()).isEqualTo(204);
         assertThat(admin.get("/v1/endpoints/reports").status()).isEqualTo(404);
         assertThat(endpointNames(admin.describe())).doesNotContain("reports");
-        try (java.net.Socket s = new java.net.Socket()) {
+        try (Socket s = new Socket()) {
             assertThat(connects(s, port)).as("the removed endpoint's port no longer accepts").isFalse();
         }
     }
@@ -330,11 +334,11 @@ class AdminApiTest {
         throw new AssertionError("no endpoint " + name + " in " + proxy);
     }
 
-    private static boolean connects(java.net.Socket s, int port) {
+    private static boolean connects(Socket s, int port) {
         try {
-            s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 2000);
+            s.connect(new InetSocketAddress("127.0.0.1", port), CONNECT_TIMEOUT_MS);
             return true;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false;
         }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -12,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The admin API as an operator's script calls it: real HTTP ({@link HttpClient}) against the
@@ -101,20 +103,17 @@ final class AdminClient {
         return r.json();
     }
 
-    /** DescribeDBProxy without the parts that move on their own (uptime, lag, GTID, load counters). */
+    /** DescribeDBProxy without the parts that move on their own (uptime, lag, GTID, state, load counters). */
     JsonNode topology() {
-        JsonNode d = describe().deepCopy();
-        ((com.fasterxml.jackson.databind.node.ObjectNode) d).remove("uptimeSeconds");
+        ObjectNode d = (ObjectNode) describe();
+        d.remove("uptimeSeconds");
         for (JsonNode e : d.get("endpoints")) {
-            ((com.fasterxml.jackson.databind.node.ObjectNode) e).remove(java.util.List.of("activeSessions",
-                    "statements"));
+            ((ObjectNode) e).remove(List.of("activeSessions", "statements"));
         }
         for (JsonNode n : d.get("nodes")) {
-            ((com.fasterxml.jackson.databind.node.ObjectNode) n).remove(java.util.List.of("lagSeconds",
-                    "gtidPosition", "state", "replication", "readOnly"));
+            ((ObjectNode) n).remove(List.of("lagSeconds", "gtidPosition", "state", "replication", "readOnly"));
             for (JsonNode load : n.get("endpoints")) {
-                ((com.fasterxml.jackson.databind.node.ObjectNode) load).remove(java.util.List.of("activeSessions",
-                        "activeRequests", "statements", "readable"));
+                ((ObjectNode) load).remove(List.of("activeSessions", "activeRequests", "statements", "readable"));
             }
         }
         return d;
