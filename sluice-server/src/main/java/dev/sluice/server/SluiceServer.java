@@ -166,7 +166,9 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while binding " + e.listen(), ex);
-        } catch (RuntimeException ex) {
+        } catch (Exception ex) {
+            // Not only RuntimeException: Netty's sync() rethrows a bind failure (java.net.BindException, a
+            // checked exception) undeclared, and it must reach the caller (the admin API answers 409 with it).
             throw new IllegalStateException(ex.getMessage() == null ? ex.toString() : ex.getMessage(), ex);
         }
         runtime.addEndpoint(endpoint);

@@ -3,9 +3,12 @@ package dev.sluice.it.support;
 import dev.sluice.server.SluiceServer;
 import dev.sluice.server.config.ConfigLoader;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -42,6 +45,30 @@ public final class SluiceHarness implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts Sluice from a configuration file, as {@code sluice run --config FILE} does: the admin
+     * API's {@code ?persist=true} writes the running configuration back to that file.
+     */
+    public static SluiceHarness fromFile(SandboxCluster cluster, Path configFile) {
+        try {
+            return new SluiceHarness(SluiceServer.start(ConfigLoader.load(configFile), Optional.of(configFile)),
+                    cluster);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Starts Sluice from a whole configuration (monitor, admin, nodes and endpoints sections), not from a file. */
+    public static SluiceHarness fromYaml(SandboxCluster cluster, String wholeConfig) {
+        try {
+            return new SluiceHarness(SluiceServer.start(ConfigLoader.parse(wholeConfig)), cluster);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** One read-write endpoint {@code rw} over every node, plus what {@code extra} adds to it. */
     public static SluiceHarness readWrite(SandboxCluster cluster, String extraEndpointKeys) {
         return start(cluster, """
@@ -57,16 +84,30 @@ public final class SluiceHarness implements AutoCloseable {
     }
 
     public static String nodesYaml(SandboxCluster cluster) {
-        return nodesYaml(cluster, "");
+        return nodesYaml(cluster, "", cluster.nodes(), "");
     }
 
     private static String nodesYaml(SandboxCluster cluster, String nodeKeys) {
+        return nodesYaml(cluster, "", cluster.nodes(), nodeKeys);
+    }
+
+    /**
+     * The monitor, admin and nodes sections for the sandbox: {@code adminKeys} are added to the
+     * admin section (e.g. {@code "token: s3cret"}), and only {@code nodes} are configured (a test
+     * may add the others at run time).
+     */
+    public static String nodesYaml(SandboxCluster cluster, String adminKeys, List<SandboxNode> nodes) {
+        return nodesYaml(cluster, adminKeys, nodes, "");
+    }
+
+    private static String nodesYaml(SandboxCluster cluster, String adminKeys, List<SandboxNode> nodes,
+            String nodeKeys) {
         StringBuilder b = new StringBuilder();
         b.append("monitor: {user: ").append(SandboxCluster.MONITOR_USER).append(", password: ")
                 .append(SandboxCluster.MONITOR_PASSWORD).append(", interval: 500ms}\n");
-        b.append("admin: {listen: 127.0.0.1:0}\n");
+        b.append("admin: {listen: 127.0.0.1:0").append(adminKeys.isEmpty() ? "" : ", " + adminKeys).append("}\n");
         b.append("nodes:\n");
-        for (SandboxNode n : cluster.nodes()) {
+        for (SandboxNode n : nodes) {
             b.append("  - {name: ").append(n.name()).append(", address: ").append(n.address())
                     .append(", role: ").append(n.isPrimary() ? "primary" : "replica")
                     .append(nodeKeys.isEmpty() ? "" : ", " + nodeKeys).append("}\n");

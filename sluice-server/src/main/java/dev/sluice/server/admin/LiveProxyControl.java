@@ -2,6 +2,7 @@ package dev.sluice.server.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.routing.policy.ReadWeights;
 import dev.sluice.routing.topology.Node;
 import dev.sluice.routing.topology.NodeRole;
 import dev.sluice.server.config.ConfigException;
@@ -17,7 +18,9 @@ import dev.sluice.server.runtime.ProxyRuntime;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,8 +61,8 @@ public final class LiveProxyControl implements ProxyControl {
     public synchronized ObjectNode modifyEndpoint(String name, JsonNode changes) {
         EndpointRuntime endpoint = runtime.endpoint(name)
                 .orElseThrow(() -> new AdminException(AdminException.NOT_FOUND, "no endpoint '" + name + "'"));
-        EndpointConfig changed = validated(() -> EndpointSettings.modified(endpoint.config(), changes,
-                runtime.config().nodes()));
+        EndpointConfig changed = validated(() -> checked(EndpointSettings.modified(endpoint.config(), changes,
+                runtime.config().nodes())));
         if (!changed.listen().equals(endpoint.config().listen())) {
             throw new AdminException(AdminException.BAD_REQUEST, "listen: an endpoint's address cannot change while "
                     + "it runs; add a new endpoint and remove this one");
@@ -79,8 +82,8 @@ public final class LiveProxyControl implements ProxyControl {
         if (runtime.endpoint(name).isPresent()) {
             throw new AdminException(AdminException.CONFLICT, "endpoint '" + name + "' already exists");
         }
-        EndpointConfig config = validated(() -> ConfigLoader.endpoint(definition, "endpoint " + name,
-                runtime.config().nodes()));
+        EndpointConfig config = validated(() -> checked(ConfigLoader.endpoint(definition, "endpoint " + name,
+                runtime.config().nodes())));
         try {
             lifecycle.start(config);
         } catch (RuntimeException e) {
@@ -137,9 +140,7 @@ public final class LiveProxyControl implements ProxyControl {
         nodes.removeIf(n -> n.name().equals(name));
         List<EndpointConfig> endpoints = new ArrayList<>();
         for (EndpointConfig e : runtime.config().endpoints()) {
-            List<String> names = new ArrayList<>(e.policy().nodes());
-            boolean listed = names.remove(name);
-            EndpointConfig updated = listed ? e.withPolicy(e.policy().withNodes(names)) : e;
+            EndpointConfig updated = withoutNode(e, name);
             validated(() -> {
                 ConfigLoader.validate(updated, nodes);
                 return updated;
@@ -153,6 +154,24 @@ public final class LiveProxyControl implements ProxyControl {
         runtime.config(with(runtime.config(), nodes, endpoints));
         runtime.sessionsLeaveRetiredNodes();
         LOG.info("node '{}' removed: sessions move their later reads to other nodes", name);
+    }
+
+    /**
+     * {@code e} without the node {@code name}: out of its node list and out of its weight map. A
+     * weight left behind for a node that no longer exists would fail validation, so a node with a
+     * custom weight (the 0 of a graceful decommission, typically) could never be removed.
+     */
+    private static EndpointConfig withoutNode(EndpointConfig e, String name) {
+        List<String> names = new ArrayList<>(e.policy().nodes());
+        boolean listed = names.remove(name);
+        ReadWeights weights = e.policy().weights();
+        boolean weighted = weights instanceof ReadWeights.Custom c && c.byNodeName().containsKey(name);
+        if (weighted) {
+            Map<String, Integer> rest = new HashMap<>(((ReadWeights.Custom) weights).byNodeName());
+            rest.remove(name);
+            weights = new ReadWeights.Custom(rest);
+        }
+        return listed || weighted ? e.withPolicy(e.policy().withNodes(names).withWeights(weights)) : e;
     }
 
     @Override
@@ -194,6 +213,16 @@ public final class LiveProxyControl implements ProxyControl {
     private static SluiceConfig with(SluiceConfig c, List<NodeConfig> nodes, List<EndpointConfig> endpoints) {
         return new SluiceConfig(c.monitor(), List.copyOf(nodes), List.copyOf(endpoints), c.admin(), c.users(),
                 c.limits());
+    }
+
+    /**
+     * The routing rules' own checks, as the file gets them (a read-write endpoint needs the primary
+     * and a replica): parsing an endpoint alone does not make them, and a change that passed
+     * without them would leave a live endpoint that cannot route.
+     */
+    private EndpointConfig checked(EndpointConfig e) {
+        ConfigLoader.validate(e, runtime.config().nodes());
+        return e;
     }
 
     private static <T> T validated(java.util.function.Supplier<T> parse) {

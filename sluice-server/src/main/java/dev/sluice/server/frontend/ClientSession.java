@@ -520,13 +520,36 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         releaseIfAtBoundary();
     }
 
-    /** At a transaction boundary, closes connections to nodes removed or being drained. */
+    /** Nodes routing has left whose connection was still busy then: closed once it is idle. */
+    private final java.util.BitSet retiring = new java.util.BitSet();
+
+    /** A session command was answered on a backend the client was not waiting for: it may be free to leave now. */
+    void sessionCommandAnswered() {
+        if (!retiring.isEmpty()) {
+            // Later, once the backend has counted this answer as no longer pending.
+            leaveRetiredNodesSoon();
+        }
+    }
+
+    /**
+     * At a transaction boundary, closes connections to nodes removed or being drained. Routing
+     * leaves such a node once and for all, but its connection may still be answering a session
+     * command sent to every backend (the client already has the answer of another); that one is
+     * remembered and closed when its answer is in (see {@link Commands.SessionCommandSink}), or the
+     * node would keep this session — and a drain would never reach 0 sessions.
+     */
     private void leaveRetiredNodes() {
         for (int id : routing.leaveRetiredNodes(endpoint.view().topology())) {
+            retiring.set(id);
+        }
+        for (int id = retiring.nextSetBit(0); id >= 0; id = retiring.nextSetBit(id + 1)) {
             BackendConnection b = backends.ready(id);
-            if (b != null && b.pendingResponses() == 0) {
+            if (b == null) {
+                retiring.clear(id);
+            } else if (b.pendingResponses() == 0) {
                 backends.remove(b);
                 statements.forgetNode(id);
+                retiring.clear(id);
             }
         }
     }

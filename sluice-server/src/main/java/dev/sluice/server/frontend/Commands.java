@@ -300,6 +300,8 @@ final class Commands {
             if (tracker.endedWithError()) {
                 session().dropNode(backend);
             }
+            // The backend may belong to a node being drained or removed that was too busy to leave before.
+            session().sessionCommandAnswered();
         }
     }
 }
