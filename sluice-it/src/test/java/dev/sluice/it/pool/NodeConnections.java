@@ -42,6 +42,26 @@ final class NodeConnections implements AutoCloseable {
         sampler.setDaemon(true);
     }
 
+    private final Map<String, Integer> latest = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Waits until no node has more than {@code max} application connections: those of earlier
+     * tests (tens of thousands of short ones, or another Sluice's pool) take a moment to be gone
+     * from the server's process list, and would be counted against this test's bound.
+     */
+    static void awaitAtMost(SandboxCluster cluster, int max, java.time.Duration timeout) throws Exception {
+        NodeConnections w = new NodeConnections(cluster);
+        try {
+            org.awaitility.Awaitility.await("earlier application connections gone").atMost(timeout)
+                    .pollInterval(java.time.Duration.ofMillis(100)).until(() -> {
+                        w.sampleOnce();
+                        return w.latest.values().stream().allMatch(n -> n <= max);
+                    });
+        } finally {
+            w.close();
+        }
+    }
+
     static NodeConnections watch(SandboxCluster cluster) throws SQLException {
         NodeConnections w = new NodeConnections(cluster);
         w.sampleOnce();
@@ -76,6 +96,7 @@ final class NodeConnections implements AutoCloseable {
                 }
             }
             highest.get(w.getKey()).accumulateAndGet(count, Math::max);
+            latest.put(w.getKey(), count);
         }
         samples.incrementAndGet();
     }

@@ -110,6 +110,7 @@ class SessionPoolTest {
                 + SandboxCluster.APP_PASSWORD;
         double directRate = shortConnections(direct, errors);
 
+        NodeConnections.awaitAtMost(cluster, BOUND, java.time.Duration.ofSeconds(30));
         long loginsBefore = logins(primary);
         double sluiceRate;
         try (NodeConnections nodes = NodeConnections.watch(cluster)) {

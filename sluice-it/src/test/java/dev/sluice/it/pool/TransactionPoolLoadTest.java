@@ -101,6 +101,7 @@ class TransactionPoolLoadTest {
         List<Connection> clients = new ArrayList<>(CLIENTS);
         ExecutorService threads = Executors.newFixedThreadPool(THREADS);
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        NodeConnections.awaitAtMost(cluster, BOUND, java.time.Duration.ofSeconds(30));
         try (NodeConnections nodes = NodeConnections.watch(cluster)) {
             List<Future<Connection>> opening = new ArrayList<>();
             for (int i = 0; i < CLIENTS; i++) {

@@ -6,7 +6,7 @@ import java.util.Optional;
  * A backend connection could not be used. When the backend itself refused (a login error, for
  * instance) its MySQL error is kept so that it can be passed to the client unchanged.
  */
-public final class BackendException extends RuntimeException {
+public class BackendException extends RuntimeException {
     private final transient Optional<ServerError> serverError;
 
     public BackendException(String message) {

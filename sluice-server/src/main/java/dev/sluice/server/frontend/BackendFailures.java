@@ -7,6 +7,7 @@ import dev.sluice.routing.Router;
 import dev.sluice.routing.topology.Node;
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.backend.BackendException;
+import dev.sluice.server.pool.PoolWaitTimeoutException;
 import dev.sluice.server.runtime.NodeRef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,7 +100,7 @@ final class BackendFailures {
             session.commandDone();
             if (cause instanceof BackendException be && be.serverError().isPresent()) {
                 session.routing().leave(node.id());
-            } else {
+            } else if (!(cause instanceof PoolWaitTimeoutException)) {
                 session.proxy().suspect(node.id(), String.valueOf(cause.getMessage()));
             }
             retryRead(again);
@@ -111,7 +112,10 @@ final class BackendFailures {
         } else {
             // The node cannot be reached (a write to a primary that just died): new sessions and
             // reads stop counting on it now, not at the monitor's next check, which runs at once.
-            session.proxy().suspect(node.id(), String.valueOf(cause.getMessage()));
+            // A node whose pool is merely full is not down.
+            if (!(cause instanceof PoolWaitTimeoutException)) {
+                session.proxy().suspect(node.id(), String.valueOf(cause.getMessage()));
+            }
             session.commandFailed(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL, "backend '" + node.name()
                     + "' is unavailable: " + cause.getMessage());
         }

@@ -17,6 +17,7 @@ import dev.sluice.server.auth.AuthOutcome;
 import dev.sluice.server.auth.Authenticator;
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.backend.BackendException;
+import dev.sluice.server.pool.PoolWaitTimeoutException;
 import dev.sluice.server.backend.LoginRequest;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
@@ -51,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p>A client that says nothing, or too little, is cut at the handshake timeout (which covers the
- * TLS handshake too). An address with too many failed logins is refused before the greeting (ERR
+ * TLS handshake too, and ends once the client is authenticated). An address with too many failed logins is refused before the greeting (ERR
  * 1129); every wrong password or unknown user counts toward that limit. An endpoint with
  * {@code require-tls} and an account that {@code REQUIRE}s SSL refuse a login that did not come
  * over TLS.
@@ -276,6 +277,10 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void openFirstBackend(ChannelHandlerContext ctx, AuthOutcome.Accepted ok, String host) {
+        // The client has done its part: the handshake timeout guards against clients that are slow
+        // to log in, not against Sluice's own wait for a backend, which the connector's timeouts and
+        // the pool's wait timeout bound. A stampede of logins on a transaction pool waits there.
+        timeout.cancel(false);
         Map<String, String> attributes = new LinkedHashMap<>(login.connectAttributes());
         attributes.put("_sluice_client", host);
         ClientIdentity identity = new ClientIdentity(login.username(), ok.credential(), host, capabilities,
@@ -333,7 +338,8 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                     if (!f.isSuccess()) {
                         Throwable cause = f.cause();
                         boolean serverRefused = cause instanceof BackendException be && be.serverError().isPresent();
-                        if (!serverRefused && mayTryAnother && !endpoint.config().isReadOnly()) {
+                        boolean nodeBusy = cause instanceof PoolWaitTimeoutException;
+                        if (!serverRefused && !nodeBusy && mayTryAnother && !endpoint.config().isReadOnly()) {
                             proxy.suspect(first.id(), String.valueOf(cause.getMessage()));
                             Optional<NodeRef> next = session.firstNode();
                             if (next.isPresent() && next.get().id() != first.id()) {

@@ -523,11 +523,20 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     /** Nodes routing has left whose connection was still busy then: closed once it is idle. */
     private final java.util.BitSet retiring = new java.util.BitSet();
 
-    /** A session command was answered on a backend the client was not waiting for: it may be free to leave now. */
+    /**
+     * A session command (or Sluice's own follow-up) was answered on a backend the client was not
+     * waiting for: that backend may be free to leave, or to go back to the transaction pool, now.
+     */
     void sessionCommandAnswered() {
-        if (!retiring.isEmpty()) {
-            // Later, once the backend has counted this answer as no longer pending.
-            leaveRetiredNodesSoon();
+        if (!retiring.isEmpty() || transactionPool()) {
+            // Later, once the backend has counted this answer as no longer pending: a connection
+            // still answering one of these was kept from the pool at the boundary (releaseToPool).
+            client.eventLoop().execute(() -> {
+                if (!closed && !awaiting && frames.isEmpty()) {
+                    leaveRetiredNodes();
+                    releaseIfAtBoundary();
+                }
+            });
         }
     }
 

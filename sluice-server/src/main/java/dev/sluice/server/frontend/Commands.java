@@ -304,4 +304,20 @@ final class Commands {
             session().sessionCommandAnswered();
         }
     }
+
+    /**
+     * The answer to Sluice's own request that a backend track GTIDs again, sent after a client's
+     * {@code SET session_track_system_variables}. Nothing to read; once it is in, the connection
+     * may go back to a transaction pool.
+     */
+    static final class RetrackSink extends DiscardingSink {
+        RetrackSink(ClientSession session) {
+            super(session);
+        }
+
+        @Override
+        public void onComplete(BackendConnection backend, ResponseTracker tracker) {
+            session().sessionCommandAnswered();
+        }
+    }
 }

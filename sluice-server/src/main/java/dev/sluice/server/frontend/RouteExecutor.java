@@ -194,25 +194,30 @@ final class RouteExecutor {
                     Commands.keepAutocommit(session, other);
                 }
                 if (retrack) {
-                    SessionTracking.enable(other);
+                    retrack(other);
                 }
             }
         }
         session.routing().onStatementSent(statement, decision);
         routed(answering.get().name(), "all", decision);
-        session.forward(answering.get(), frame, kind, listener.with(retrack ? RETRACK : CommandListener.NONE));
+        session.forward(answering.get(), frame, kind, listener.with(retrack ? retrackAfterAnswer : CommandListener.NONE));
     }
 
     /**
      * After a client's own {@code SET session_track_system_variables}: GTID tracking on again,
      * queued before the client's next command, which session consistency depends on.
      */
-    private static final CommandListener RETRACK = new CommandListener() {
+    private final CommandListener retrackAfterAnswer = new CommandListener() {
         @Override
         public void onComplete(BackendConnection backend, dev.sluice.protocol.stream.ResponseTracker tracker) {
-            SessionTracking.enable(backend);
+            retrack(backend);
         }
     };
+
+    private void retrack(BackendConnection b) {
+        b.send(InternalQuery.queryPacket(b.channel().alloc().buffer(), SessionTracking.enableStatement(
+                b.serverVersion())), ResponseKind.RESULT, new Commands.RetrackSink(session));
+    }
 
     private void routed(String node, String target, RouteDecision decision) {
         session.proxy().metrics().statementRouted(session.endpoint().name(), node, target,

@@ -149,7 +149,9 @@ final class SessionBackends {
         if (b.stateTag() != null && b.stateTag().equals(tag)) {
             return CompletableFuture.completedFuture(null);
         }
-        if (b.stateTag() != null) {
+        // A pooled connection given back reset (returnReset) already carries the fresh state on its
+        // schema: a session on that schema only needs its own history, not a second reset.
+        if (b.stateTag() != null && !b.stateTag().equals(state.freshTag(state.schema()))) {
             commands.add(new ReplayCommand(resetPacket(b), ResponseKind.SINGLE));
             state.schema().ifPresent(s -> commands.add(new ReplayCommand(InternalQuery.queryPacket(
                     b.channel().alloc().buffer(), "USE `" + s.replace("`", "``") + "`"), ResponseKind.RESULT)));

@@ -207,7 +207,7 @@ public final class LoopPool implements AutoCloseable {
                 Waiter w = it.next();
                 if (now > w.deadlineNanos()) {
                     it.remove();
-                    w.promise().tryFailure(new BackendException("no connection to backend '" + w.node().name()
+                    w.promise().tryFailure(new PoolWaitTimeoutException("no connection to backend '" + w.node().name()
                             + "' became free within " + waitTimeout.toMillis() + " ms (the pool's bound is "
                             + maxPerNode + " per I/O thread): raise pool-max-connections or shorten transactions"));
                 }
