@@ -41,6 +41,10 @@ WARMUP_S=5
 SKIP_SLUICE=0
 SANDBOX_DIR=""
 PRIMARY_ENDPOINT_STYLE=weights
+# Sluice's links to the nodes: off by default, like the TCP hop's (HAProxy in tcp mode passes the
+# client's plaintext through), so that both paths do the same work. The sandbox's nodes offer TLS,
+# and Sluice's own default (preferred) would encrypt every backend round trip.
+BACKEND_TLS=off
 DOC="$SLUICE_ROOT/docs/PERFORMANCE.md"
 PROXY_BASE_PORT=$DEFAULT_PROXY_BASE_PORT
 HAPROXY_PRIMARY_PORT=""
@@ -69,6 +73,7 @@ Usage: sluice-bench/scripts/sysbench-compare.sh [OPTIONS]
   --proxy-base-port P first of the 5 ports the proxies listen on (default $DEFAULT_PROXY_BASE_PORT):
                       P HAProxy -> primary, P+1 HAProxy -> ro1, P+2 Sluice read-write endpoint,
                       P+3 Sluice endpoint reading from the primary, P+4 Sluice admin API
+  --backend-tls T     Sluice's node links: off (default, like the TCP hop) | preferred | required
   --doc FILE          where to write the results (default docs/PERFORMANCE.md)
 
 Environment: SLUICE_JAVA_OPTS for Sluice's JVM.
@@ -86,6 +91,7 @@ parse_options() {
       --skip-sluice) SKIP_SLUICE=1; shift ;;
       --sandbox-dir) SANDBOX_DIR="${2:?}"; shift 2 ;;
       --sluice-primary-endpoint) PRIMARY_ENDPOINT_STYLE="${2:?}"; shift 2 ;;
+      --backend-tls) BACKEND_TLS="${2:?}"; shift 2 ;;
       --doc) DOC="${2:?}"; shift 2 ;;
       --proxy-base-port) PROXY_BASE_PORT="${2:?}"; shift 2 ;;
       -h | --help) usage; exit 0 ;;
@@ -252,9 +258,9 @@ write_sluice_config() {
   cat >"$WORK/sluice-bench.yaml" <<EOF
 monitor: {user: monitor, password: monitor, interval: 1s}
 nodes:
-  - {name: primary, address: 127.0.0.1:$PORT_PRIMARY, role: primary}
-  - {name: ro1, address: 127.0.0.1:$PORT_RO1, role: replica}
-  - {name: ro2, address: 127.0.0.1:$PORT_RO2, role: replica}
+  - {name: primary, address: 127.0.0.1:$PORT_PRIMARY, role: primary, tls: $BACKEND_TLS}
+  - {name: ro1, address: 127.0.0.1:$PORT_RO1, role: replica, tls: $BACKEND_TLS}
+  - {name: ro2, address: 127.0.0.1:$PORT_RO2, role: replica, tls: $BACKEND_TLS}
 endpoints:
   - name: bench-rw
     listen: 127.0.0.1:$SLUICE_RW_PORT
@@ -490,6 +496,7 @@ Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`sluice-bench/scripts/sysbench-com
 - Setup: sandbox 1 primary + 2 replicas (ports $PORT_PRIMARY-$PORT_RO2), $TABLES tables × $TABLE_SIZE rows,
   $THREADS threads, ${TIME_S} s per run, rounds: $ROUNDS, paths interleaved and their order rotated each round,
   ${WARMUP_S} s unrecorded warm-up per path. The TCP hop is HAProxy in \`mode tcp\`.
+  Sluice's links to the nodes: TLS \`$BACKEND_TLS\` (clients connect in plaintext on every path).
 $skipped_note
 
 $(results_markdown)

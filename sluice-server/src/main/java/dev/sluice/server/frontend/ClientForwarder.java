@@ -27,11 +27,67 @@ final class ClientForwarder implements ResponseSink {
         this.session = session;
     }
 
-    /** Arms the forwarder for the next response. */
-    void begin(BackendConnection from, ResponseListener inspect) {
+    private Leg leg;
+
+    /**
+     * Arms the forwarder for the next response and returns the sink to send the command with.
+     * Bytes of an earlier response still arriving from a backend the session has given up on (a
+     * replica it left while the answer was on its way) must not reach the client interleaved with
+     * this one: only the current leg passes anything on.
+     */
+    ResponseSink begin(BackendConnection from, ResponseListener inspect) {
         this.source = from;
         this.listener = inspect;
         this.bytesForwarded = 0;
+        this.leg = new Leg();
+        return leg;
+    }
+
+    /** The sink of the response being forwarded now (a LOCAL INFILE answer continues it). */
+    ResponseSink currentLeg() {
+        return leg;
+    }
+
+    /** One command's response: passes through while it is the current one, else is dropped. */
+    private final class Leg implements ResponseSink {
+        private boolean current() {
+            return leg == this;
+        }
+
+        @Override
+        public void onBytes(ByteBuf bytes) {
+            if (current()) {
+                ClientForwarder.this.onBytes(bytes);
+            } else {
+                bytes.release();
+            }
+        }
+
+        @Override
+        public void onComplete(BackendConnection backend, ResponseTracker tracker) {
+            if (current()) {
+                ClientForwarder.this.onComplete(backend, tracker);
+            }
+        }
+
+        @Override
+        public void onFailure(BackendConnection backend, Throwable cause) {
+            if (current()) {
+                ClientForwarder.this.onFailure(backend, cause);
+            }
+        }
+
+        @Override
+        public ResponseListener listener() {
+            return current() ? ClientForwarder.this.listener() : ResponseListener.NONE;
+        }
+
+        @Override
+        public void onReadBatchComplete() {
+            if (current()) {
+                ClientForwarder.this.onReadBatchComplete();
+            }
+        }
     }
 
     BackendConnection source() {

@@ -234,7 +234,8 @@ final class PreparedCommands {
                 return;
             }
             ByteBuf prepare = b.channel().alloc().buffer(ps.prepareFrame().length).writeBytes(ps.prepareFrame());
-            b.send(prepare, ResponseKind.PREPARE, new PrepareOnBackend(session, b, ps, frame, then));
+            b.send(prepare, ResponseKind.PREPARE, new PrepareOnBackend(session, b, ps, frame, then,
+                    () -> onPrepared(node, ps, frame, then)));
         });
     }
 
@@ -289,13 +290,17 @@ final class PreparedCommands {
         private int backendId = -1;
         private BackendException.ServerError error;
 
+        /** Prepares it again, on whatever connection the session now has to that node. */
+        private final Runnable again;
+
         PrepareOnBackend(ClientSession session, BackendConnection backend, PreparedStatement ps, ByteBuf heldFrame,
-                java.util.function.IntConsumer then) {
+                java.util.function.IntConsumer then, Runnable again) {
             super(session);
             this.backend = backend;
             this.ps = ps;
             this.heldFrame = heldFrame;
             this.then = then;
+            this.again = again;
         }
 
         @Override
@@ -317,6 +322,13 @@ final class PreparedCommands {
 
         @Override
         public void onComplete(BackendConnection b, ResponseTracker tracker) {
+            if (session().backends().ready(backend.nodeId()) != backend && !session().isClosed()) {
+                // The session left this connection while the answer was on its way (the monitor
+                // found the node unreachable): the id names a statement on a connection that is
+                // gone, and on the one that replaces it the same number may name another statement.
+                again.run();
+                return;
+            }
             if (backendId >= 0 && error == null) {
                 ps.preparedOn(backend.nodeId(), backendId);
                 then.accept(backendId);

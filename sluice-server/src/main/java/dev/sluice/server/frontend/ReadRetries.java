@@ -31,7 +31,11 @@ final class ReadRetries {
             int nodeId) {
         release();
         if (Packets.payloadLength(frame, frame.readerIndex()) < Packets.MAX_PAYLOAD) {
-            kept = new ReadRetry(frame.retainedDuplicate(), statement, kind, own, binding, ++attempts, nodeId, null);
+            // An EXECUTE is adapted in place (its statement id becomes the backend's): a view of
+            // the same bytes would be retried with the first node's id, naming another statement
+            // (or none) on the next node. A text query is sent as it is, so a view is enough.
+            ByteBuf copy = binding != null ? frame.copy() : frame.retainedDuplicate();
+            kept = new ReadRetry(copy, statement, kind, own, binding, ++attempts, nodeId, null);
         }
     }
 
