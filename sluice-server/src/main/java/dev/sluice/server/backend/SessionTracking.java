@@ -27,8 +27,13 @@ public final class SessionTracking {
 
     /** Sends it on {@code b} without waiting; a server that cannot do it just tracks nothing. */
     public static void enable(BackendConnection b) {
+        enable(b, new TextResultCollector());
+    }
+
+    /** Sends it on {@code b}; {@code answer} gets the server's answer (nothing to read in it). */
+    public static void enable(BackendConnection b, ResponseSink answer) {
         b.send(InternalQuery.queryPacket(b.channel().alloc().buffer(), enableStatement(b.serverVersion())),
-                dev.sluice.protocol.stream.ResponseKind.RESULT, new TextResultCollector());
+                dev.sluice.protocol.stream.ResponseKind.RESULT, answer);
     }
 
     /**

@@ -215,8 +215,7 @@ final class RouteExecutor {
     };
 
     private void retrack(BackendConnection b) {
-        b.send(InternalQuery.queryPacket(b.channel().alloc().buffer(), SessionTracking.enableStatement(
-                b.serverVersion())), ResponseKind.RESULT, new Commands.RetrackSink(session));
+        SessionTracking.enable(b, new Commands.RetrackSink(session));
     }
 
     private void routed(String node, String target, RouteDecision decision) {
