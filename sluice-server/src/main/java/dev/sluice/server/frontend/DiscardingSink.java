@@ -28,6 +28,12 @@ class DiscardingSink implements ResponseSink {
 
     @Override
     public void onFailure(BackendConnection backend, Throwable cause) {
+        // The statements prepared on that connection went with it: a replacement connection must
+        // prepare them again, not be sent ids that name other statements there, or none (1243).
+        boolean current = session.backends().ready(backend.nodeId()) == backend;
         session.backends().remove(backend);
+        if (current) {
+            session.statements().forgetNode(backend.nodeId());
+        }
     }
 }
