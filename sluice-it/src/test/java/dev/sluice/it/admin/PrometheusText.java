@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * {@code name{label="value",…} number}, comments and blank lines skipped. A line that is neither
  * fails the parse, so a malformed exposition cannot pass unnoticed.
  */
-final class PrometheusText {
+public final class PrometheusText {
     private static final Pattern SAMPLE = Pattern.compile(
             "^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)(?:\\s+-?\\d+)?$");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\",?");
@@ -27,7 +27,7 @@ final class PrometheusText {
         this.samples = samples;
     }
 
-    static PrometheusText parse(String text) {
+    public static PrometheusText parse(String text) {
         List<Sample> out = new ArrayList<>();
         for (String line : text.split("\n")) {
             if (line.isBlank() || line.startsWith("#")) {
@@ -66,12 +66,12 @@ final class PrometheusText {
     }
 
     /** The sum of those samples (0 when there are none, as for a counter never incremented). */
-    double sum(String name, String... labelPairs) {
+    public double sum(String name, String... labelPairs) {
         return samples(name, labelPairs).stream().mapToDouble(Sample::value).sum();
     }
 
     /** The one sample of {@code name} with those labels; fails when there is none or several. */
-    double value(String name, String... labelPairs) {
+    public double value(String name, String... labelPairs) {
         List<Sample> found = samples(name, labelPairs);
         if (found.size() != 1) {
             throw new AssertionError("expected one " + name + " " + List.of(labelPairs) + ", found " + found);

@@ -3,6 +3,7 @@ package dev.sluice.it.splitting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.support.NettyLeaks;
+import dev.sluice.it.support.PrimaryGeneralLog;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SandboxNode;
 import dev.sluice.it.support.SluiceHarness;

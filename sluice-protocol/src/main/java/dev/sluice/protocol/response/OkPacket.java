@@ -170,6 +170,18 @@ public record OkPacket(long affectedRows, long lastInsertId, int statusFlags, in
         return index < 0 ? 0 : payload.getUnsignedShortLE(index);
     }
 
+    /** The warning count of an OK payload (either header), read in place; 0 when the layout has none. */
+    public static int warningsOf(ByteBuf payload, long caps) {
+        if (!Capabilities.has(caps, CLIENT_PROTOCOL_41)) {
+            return 0;
+        }
+        int index = statusIndex(payload, caps) + 2;
+        if (payload.writerIndex() - index < 2) {
+            throw new MalformedPacketException("OK packet: warning count missing");
+        }
+        return payload.getUnsignedShortLE(index);
+    }
+
     /**
      * The value of a tracked system variable (e.g. MariaDB's {@code last_gtid}) in an OK
      * payload, read in place; empty when the OK does not report it. Malformed session data

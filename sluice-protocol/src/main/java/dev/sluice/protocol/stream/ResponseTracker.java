@@ -56,6 +56,7 @@ public final class ResponseTracker {
     private long countdown;
     private long preparedColumns;
     private int lastStatus = STATUS_UNKNOWN;
+    private int lastWarnings;
     private boolean localInfile;
     private boolean error;
 
@@ -72,6 +73,7 @@ public final class ResponseTracker {
         this.localInfile = false;
         this.error = false;
         this.lastStatus = STATUS_UNKNOWN;
+        this.lastWarnings = 0;
         this.phase = switch (kind) {
             case RESULT, RESULT_WITH_CURSOR -> Phase.FIRST;
             case PREPARE -> Phase.PREPARE_FIRST;
@@ -94,6 +96,11 @@ public final class ResponseTracker {
     /** Status flags of the last OK/EOF seen, or -1 when the response carried none (ERR). */
     public int lastStatus() {
         return lastStatus;
+    }
+
+    /** Warning count of the last OK/EOF seen (0 when none was seen). */
+    public int lastWarnings() {
+        return lastWarnings;
     }
 
     /** The response was a LOCAL INFILE request: the client must now send the file. */
@@ -244,9 +251,11 @@ public final class ResponseTracker {
             case SINGLE -> {
                 if (first == OK) {
                     lastStatus = okStatus(buf, payload, length);
+                    lastWarnings = okWarnings(buf, payload, length);
                     listener.onOk(buf, payload, length);
                 } else if (first == EOF && length < EOF_MAX_LENGTH) {
                     lastStatus = eofStatus(buf, payload, length);
+                    lastWarnings = eofWarnings(buf, payload, length);
                 }
                 phase = Phase.DONE;
             }
@@ -258,6 +267,7 @@ public final class ResponseTracker {
     private void inspectFirst(ByteBuf buf, int payload, int length, int first) {
         if (first == OK) {
             lastStatus = okStatus(buf, payload, length);
+            lastWarnings = okWarnings(buf, payload, length);
             listener.onOk(buf, payload, length);
             phase = (lastStatus & STATUS_MORE_RESULTS) != 0 ? Phase.FIRST : Phase.DONE;
         } else if (first == LOCAL_INFILE) {
@@ -300,8 +310,10 @@ public final class ResponseTracker {
     private int terminatorStatus(ByteBuf buf, int payload, int length, int first) {
         if (first == EOF && length < EOF_MAX_LENGTH) {
             lastStatus = eofStatus(buf, payload, length);
+            lastWarnings = eofWarnings(buf, payload, length);
         } else {
             lastStatus = okStatus(buf, payload, length);
+            lastWarnings = okWarnings(buf, payload, length);
             listener.onOk(buf, payload, length);
         }
         return lastStatus;
@@ -311,6 +323,29 @@ public final class ResponseTracker {
         // 0xFE, warnings (2), status (2)
         final int statusOffset = 3;
         return length >= statusOffset + 2 ? buf.getUnsignedShortLE(payload + statusOffset) : 0;
+    }
+
+    /**
+     * Warning count of a short 0xFE terminator: an EOF is 5 bytes (0xFE, warnings, status); a
+     * longer one is the OK that ends a result set under DEPRECATE_EOF, whose status the EOF
+     * reading gets right (its affected rows and insert id are one zero byte each) but whose
+     * warnings come after the status.
+     */
+    private static int eofWarnings(ByteBuf buf, int payload, int length) {
+        final int eofLength = 5;
+        if (length > eofLength) {
+            return okWarnings(buf, payload, length);
+        }
+        return length >= 3 ? buf.getUnsignedShortLE(payload + 1) : 0;
+    }
+
+    /** Warning count of an OK packet: after the status flags (protocol 4.1). */
+    static int okWarnings(ByteBuf buf, int payload, int length) {
+        int end = payload + length;
+        int p = payload + 1;
+        p = LengthEncodedReader.skip(buf, p, end);
+        p = LengthEncodedReader.skip(buf, p, end);
+        return p >= 0 && p + 4 <= end ? buf.getUnsignedShortLE(p + 2) : 0;
     }
 
     /** Status flags of an OK packet: header, affected rows, last insert id, then status. */

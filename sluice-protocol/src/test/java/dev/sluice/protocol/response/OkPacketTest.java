@@ -117,6 +117,19 @@ class OkPacketTest {
     }
 
     @Test
+    void warningCountReadInPlace() {
+        assertThat(OkPacket.warningsOf(Unpooled.wrappedBuffer(LAST_GTID), TRACKING)).isZero();
+        OkPacket warned = new OkPacket(300, 1L << 40, ServerStatus.AUTOCOMMIT, 7, "info", List.of());
+        assertThat(OkPacket.warningsOf(Unpooled.wrappedBuffer(encode(warned, TRACKING, false)), TRACKING)).isEqualTo(7);
+        assertThat(OkPacket.warningsOf(Unpooled.wrappedBuffer(encode(warned, PLAIN, true)), PLAIN)).isEqualTo(7);
+        // Before protocol 4.1 an OK carried no warning count.
+        assertThat(OkPacket.warningsOf(Unpooled.wrappedBuffer(encode(warned, CLIENT_TRANSACTIONS, false)),
+                CLIENT_TRANSACTIONS)).isZero();
+        assertThatThrownBy(() -> OkPacket.warningsOf(Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 2, 0}), PLAIN))
+                .isInstanceOf(MalformedPacketException.class);
+    }
+
+    @Test
     void moreResultsFlagInAMultiStatement() {
         List<byte[]> frames = Golden.fromServer("multi-result-deprecate-eof.hex");
         assertThat(ServerStatus.has(OkPacket.statusFlagsOf(Unpooled.wrappedBuffer(frames.get(3)), TRACKING),

@@ -119,6 +119,28 @@ class ResponseTrackerTest {
         assertEndsExactly(ResponseKind.RESULT, true, rs, AUTOCOMMIT | IN_TRANS);
     }
 
+    /** The warning count of the packet that ended the response, in each layout a response can end with. */
+    @Test
+    void warningsOfTheLastTerminator() {
+        int warnings = 0x0102;
+        assertThat(lastWarnings(false, packet(0x00, 0x00, 0x00, AUTOCOMMIT, 0, 0x02, 0x01))).isEqualTo(warnings);
+        assertThat(lastWarnings(false, concat(packet(1), column(), eof(0), row(),
+                packet(0xFE, 0x02, 0x01, AUTOCOMMIT, 0)))).isEqualTo(warnings);
+        // Under DEPRECATE_EOF the short 0xFE packet is an OK: its warnings follow the status.
+        assertThat(lastWarnings(true, concat(packet(1), column(), row(),
+                packet(0xFE, 0x00, 0x00, AUTOCOMMIT, 0, 0x02, 0x01)))).isEqualTo(warnings);
+        assertThat(lastWarnings(true, concat(packet(1), column(), row(), okEof(AUTOCOMMIT)))).isZero();
+        assertThat(lastWarnings(false, err())).isZero();
+    }
+
+    private int lastWarnings(boolean deprecateEof, ByteBuf response) {
+        ResponseTracker t = new ResponseTracker(deprecateEof);
+        t.expect(ResponseKind.RESULT, ResponseListener.NONE);
+        t.scan(response, 0, response.writerIndex());
+        assertThat(t.isComplete()).isTrue();
+        return t.lastWarnings();
+    }
+
     @Test
     void multipleResultsChainOnMoreResultsFlag() {
         ByteBuf rs = concat(packet(1), column(), eof(0), row(), eof(MORE_RESULTS),

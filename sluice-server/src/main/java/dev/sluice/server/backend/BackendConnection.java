@@ -83,7 +83,6 @@ public final class BackendConnection {
         return !closed && channel.isActive();
     }
 
-    /** Responses still owed by the server. */
     /**
      * What session state this connection carries, as the session that last used it described it
      * (its schema, replayed SET history …); null for a connection nobody has used yet. A pooled
@@ -97,7 +96,24 @@ public final class BackendConnection {
         this.stateTag = tag;
     }
 
+    /**
+     * The connection ran something that leaves state no tag describes (a write's LAST_INSERT_ID,
+     * warnings, an error in the diagnostics area …): it is reset before another session uses it.
+     */
+    public void stateUnknown() {
+        this.stateTag = UNKNOWN_STATE;
+    }
+
+    public boolean stateKnown() {
+        return !UNKNOWN_STATE.equals(stateTag);
+    }
+
+    /** Matches no session's tag (those start with "db="), nor the fresh state. */
+    private static final String UNKNOWN_STATE = "\u0000unknown";
+
     private String stateTag;
+
+    /** Responses still owed by the server. */
 
     public int pendingResponses() {
         return inFlight.size();
@@ -105,8 +121,20 @@ public final class BackendConnection {
 
     /** Writes a whole command (one or more packets, headers included) and expects one response. */
     public void send(ByteBuf packets, ResponseKind kind, ResponseSink sink) {
+        send(packets, kind, sink, true);
+    }
+
+    /**
+     * Like {@link #send(ByteBuf, ResponseKind, ResponseSink)}; without {@code flush} the bytes wait
+     * for the next flush, so that commands sent together leave in one write.
+     */
+    public void send(ByteBuf packets, ResponseKind kind, ResponseSink sink, boolean flush) {
         expect(kind, sink);
-        channel.writeAndFlush(packets, channel.voidPromise());
+        if (flush) {
+            channel.writeAndFlush(packets, channel.voidPromise());
+        } else {
+            channel.write(packets, channel.voidPromise());
+        }
     }
 
     /** Expects one more response, for bytes written separately (e.g. LOCAL INFILE data). */

@@ -130,7 +130,7 @@ final class ChangeUser {
                         }
                         return;
                     }
-                    session.backends().closeAll();
+                    session.backends().closeAll(false);
                     session.statements().clear();
                     session.identity(next, nextDatabase);
                     session.resetRoutingState();

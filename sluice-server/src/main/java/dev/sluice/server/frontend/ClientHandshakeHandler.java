@@ -304,6 +304,12 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                     "no backend available for endpoint '" + endpoint.name() + "'");
             return;
         }
+        if (session.backends().loginVouchedFor(target.get())) {
+            // The pool's node accepted this very login a moment ago: the first statement opens
+            // (or takes) the connection it needs.
+            loggedIn(ctx, session);
+            return;
+        }
         openFirstBackend(ctx, session, target.get(), nextSequence, true, true);
     }
 
@@ -332,7 +338,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                     }
                     busy = false;
                     if (!ctx.channel().isActive()) {
-                        session.backends().closeAll();
+                        session.backends().closeAll(false);
                         return;
                     }
                     if (!f.isSuccess()) {
@@ -347,7 +353,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                                 return;
                             }
                         }
-                        session.backends().closeAll();
+                        session.backends().closeAll(false);
                         if (serverRefused) {
                             BackendException.ServerError e = ((BackendException) cause).serverError().get();
                             refuse(ctx, nextSequence, e.code(), e.sqlState(), e.message());
@@ -358,13 +364,17 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                         }
                         return;
                     }
-                    session.started();
-                    done = true;
-                    timeout.cancel(false);
-                    ByteBuf out = Replies.ok(ctx.alloc(), nextSequence, capabilities, ServerStatus.AUTOCOMMIT);
-                    ctx.pipeline().replace(this, "session", new ClientSessionHandler(session));
-                    ctx.writeAndFlush(out);
+                    loggedIn(ctx, session);
                 });
+    }
+
+    private void loggedIn(ChannelHandlerContext ctx, ClientSession session) {
+        session.started();
+        done = true;
+        timeout.cancel(false);
+        ByteBuf out = Replies.ok(ctx.alloc(), nextSequence, capabilities, ServerStatus.AUTOCOMMIT);
+        ctx.pipeline().replace(this, "session", new ClientSessionHandler(session));
+        ctx.writeAndFlush(out);
     }
 
     private static boolean failedWhileConnecting(Throwable cause) {

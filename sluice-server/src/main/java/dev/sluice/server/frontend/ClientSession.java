@@ -59,6 +59,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     private final ReadRetries retries = new ReadRetries();
     private final DeferredBegin deferredBegin = new DeferredBegin();
     private final BackendFailures failures = new BackendFailures(this, retries);
+    private final SetShortcut setShortcut = new SetShortcut(this);
     private boolean awaiting;
     private BackendConnection continuationTarget;
     private BackendConnection uploadTarget;
@@ -155,6 +156,15 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
 
     int serverStatus() {
         return serverStatus;
+    }
+
+    SetShortcut setShortcut() {
+        return setShortcut;
+    }
+
+    /** The endpoint pools backend connections (session or transaction mode). */
+    boolean pooled() {
+        return endpoint.config().policy().connectionPool() != dev.sluice.routing.policy.ConnectionPoolMode.NONE;
     }
 
     int replySequence() {
@@ -594,6 +604,12 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
                 message), client.voidPromise());
     }
 
+    /** The current command was answered by Sluice with an OK carrying {@code status}. */
+    void answeredLocally(int status) {
+        serverStatus = status;
+        previous.answeredLocally(false);
+    }
+
     void replyOk() {
         client.writeAndFlush(Replies.ok(client.alloc(), replySequence, identity.capabilities(), serverStatus),
                 client.voidPromise());
@@ -731,6 +747,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     }
 
     private void releaseEverything() {
+        boolean onlyTrackedState = carriesOnlyTrackedState();
         closed = true;
         ByteBuf f;
         while ((f = frames.pollFirst()) != null) {
@@ -739,7 +756,18 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         retries.release();
         deferredBegin.release();
         requestEnded();
-        backends.closeAll();
+        backends.closeAll(onlyTrackedState);
+    }
+
+    /**
+     * Whether the session's connections carry nothing but the state their tags describe, as far as
+     * the session goes (each connection's own statements are judged by {@link StatementListener}):
+     * no transaction, split or not, no lock cause, no command half done.
+     */
+    private boolean carriesOnlyTrackedState() {
+        return !lockedToBackends() && !routing.inTransaction() && routing.atTransactionBoundary()
+                && !ServerStatus.has(serverStatus, ServerStatus.IN_TRANS) && !deferredBegin.isHeld()
+                && holdStatements == 0 && uploadTarget == null && continuationTarget == null && !awaiting;
     }
 
     boolean isClosed() {

@@ -43,6 +43,9 @@ final class Commands {
         if (tooShort(command, frame)) {
             return;
         }
+        if (!describedByStateTag(command)) {
+            session.backends().forgetStates();
+        }
         switch (command) {
             case COM_QUIT -> {
                 frame.release();
@@ -68,6 +71,15 @@ final class Commands {
             case COM_CHANGE_USER -> changeUser.start(frame);
             default -> unsupported(command, frame);
         }
+    }
+
+    /**
+     * Commands whose effect on a connection its state tag describes: statements (judged one by one,
+     * see {@link Traceless}), the schema and the multi-statement option, a ping.
+     */
+    private static boolean describedByStateTag(int command) {
+        return command == COM_QUERY || command == COM_INIT_DB || command == COM_SET_OPTION || command == COM_PING
+                || command == COM_QUIT;
     }
 
     /** ER_MALFORMED_PACKET, as the server answers a binary-protocol command too short for its fixed part. */
@@ -215,6 +227,8 @@ final class Commands {
             public void onComplete(BackendConnection backend, ResponseTracker tracker) {
                 if (!tracker.endedWithError()) {
                     session.routing().onSchemaChanged(schema);
+                } else {
+                    backend.stateUnknown(); // the error stays in the connection's diagnostics area
                 }
             }
         });
@@ -229,6 +243,8 @@ final class Commands {
             public void onComplete(BackendConnection backend, ResponseTracker tracker) {
                 if (!tracker.endedWithError()) {
                     multiStatementOption = option;
+                } else {
+                    backend.stateUnknown();
                 }
             }
         });

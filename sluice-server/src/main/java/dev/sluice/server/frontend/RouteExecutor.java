@@ -130,11 +130,12 @@ final class RouteExecutor {
             session.sendBefore(node, InternalQuery.queryPacket(session.client().alloc().buffer(),
                     "SET @@session.last_insert_id = " + session.previous().lastInsertId()));
         }
+        boolean traceless = leavesNoTrace(statement, frame, binding);
         if (binding == null) {
-            session.forward(node, frame, kind, listener.with(own));
+            session.forward(node, frame, kind, listener.with(own, traceless));
         } else {
             session.holdCommand();
-            binding.bind(node, frame, bound -> session.forward(node, bound, kind, listener.with(own)));
+            binding.bind(node, frame, bound -> session.forward(node, bound, kind, listener.with(own, traceless)));
         }
     }
 
@@ -158,16 +159,25 @@ final class RouteExecutor {
         session.routing().onStatementSent(statement, decision);
         routed(node.name(), "replica", decision);
         session.keepForRetry(frame, statement, kind, own, binding, node.id());
+        boolean traceless = leavesNoTrace(statement, frame, binding);
         if (binding == null) {
-            session.forward(node, frame, kind, listener.with(own));
+            session.forward(node, frame, kind, listener.with(own, traceless));
         } else {
             session.holdCommand();
-            binding.bind(node, frame, bound -> session.forward(node, bound, kind, listener.with(own)));
+            binding.bind(node, frame, bound -> session.forward(node, bound, kind, listener.with(own, traceless)));
         }
+    }
+
+    /** Only a pooled connection's next user cares; the test reads the statement's start. */
+    private boolean leavesNoTrace(Statement statement, ByteBuf frame, Binding binding) {
+        return session.pooled() && Traceless.of(statement, frame, binding);
     }
 
     /** A session command: the client gets the primary's answer; every other open backend runs it too. */
     private void everywhere(Statement statement, RouteDecision decision, ByteBuf frame, ResponseKind kind) {
+        if (session.setShortcut().answer(statement, decision, frame)) {
+            return;
+        }
         Optional<Node> primary = session.endpoint().view().topology().primary();
         Optional<NodeRef> answering = primary.map(session.proxy()::ref);
         if (answering.isEmpty() || (!primary.get().state().reachable()
@@ -200,7 +210,9 @@ final class RouteExecutor {
         }
         session.routing().onStatementSent(statement, decision);
         routed(answering.get().name(), "all", decision);
-        session.forward(answering.get(), frame, kind, listener.with(retrack ? retrackAfterAnswer : CommandListener.NONE));
+        boolean traceless = leavesNoTrace(statement, frame, null);
+        session.forward(answering.get(), frame, kind, listener.with(
+                session.setShortcut().learning(statement, retrack ? retrackAfterAnswer : CommandListener.NONE), traceless));
     }
 
     /**

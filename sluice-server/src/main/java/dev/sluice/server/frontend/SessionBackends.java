@@ -33,9 +33,11 @@ import java.util.function.Consumer;
  * another session's state is reset (COM_RESET_CONNECTION) first. A connection's state tag says
  * which state it carries, so a connection that already has it is used as it is.
  *
- * <p>Pool modes: {@code session} keeps connections for the session's life and returns them,
- * reset, when the client leaves; {@code transaction} returns them at every transaction boundary
- * ({@link #releaseToPool()}) unless the session is locked to them.
+ * <p>Pool modes: {@code session} keeps connections for the session's life and returns them
+ * when the client leaves; {@code transaction} returns them at every transaction boundary
+ * ({@link #releaseToPool()}) unless the session is locked to them. A connection returned when its
+ * session leaves is reset first, unless all it carries is what its state tag says (see
+ * {@link #closeAll}).
  */
 final class SessionBackends {
     private static final int COM_RESET_CONNECTION = 0x1F;
@@ -67,6 +69,21 @@ final class SessionBackends {
     private PoolKey key() {
         var login = state.login();
         return new PoolKey(login.user(), login.clientCapabilities(), login.collation());
+    }
+
+    /** Which pooled connections can serve this session. */
+    PoolKey poolKey() {
+        return key();
+    }
+
+    /** The session's state, as a connection's tag says it. */
+    String stateTag() {
+        return state.stateTag();
+    }
+
+    /** The answers this session's pool has learned; only with a pool. */
+    dev.sluice.server.pool.SetAnswers setAnswers() {
+        return pool().setAnswers();
     }
 
     private LoopPool pool() {
@@ -104,7 +121,7 @@ final class SessionBackends {
         Promise<BackendConnection> done = loop.newPromise();
         opening.put(node.id(), done);
         boolean pooled = mode() != ConnectionPoolMode.NONE;
-        Future<BackendConnection> got = pooled ? pool().acquire(node, key(), state::login)
+        Future<BackendConnection> got = pooled ? pool().acquire(node, key(), state.stateTag(), state::login)
                 : connector.connect(loop, node.name(), node.id(), node.address(), state.login());
         got.addListener(f -> {
             if (!f.isSuccess()) {
@@ -126,12 +143,17 @@ final class SessionBackends {
                     } else {
                         b.close();
                     }
-                    done.tryFailure(error);
+                    // The server's own error (Unknown database …) reaches the client as it is.
+                    done.tryFailure(error instanceof java.util.concurrent.CompletionException c && c.getCause() != null
+                            ? c.getCause() : error);
                 } else if (!done.isDone()) {
                     b.stateTag(tag);
                     watch(b);
                     open.put(node.id(), b);
                     endpoint.backendOpened(node.id());
+                    if (pooled) {
+                        pool().logins().accepted(node.id(), key(), state.schema());
+                    }
                     done.trySuccess(b);
                 } else if (pooled) {
                     pool().release(b, key());
@@ -141,6 +163,14 @@ final class SessionBackends {
             }));
         });
         return done;
+    }
+
+    /**
+     * With a pool: whether {@code node} accepted this session's login (account, options, database)
+     * a moment ago, so that the login may complete before the session has a connection.
+     */
+    boolean loginVouchedFor(NodeRef node) {
+        return mode() != ConnectionPoolMode.NONE && pool().logins().vouchesFor(node.id(), key(), state.schema());
     }
 
     /** Gives {@code b} the session's state, unless it already carries it. */
@@ -170,9 +200,11 @@ final class SessionBackends {
 
     private static CompletableFuture<Void> runReplay(BackendConnection b, List<ReplayCommand> commands) {
         List<CompletableFuture<QueryResult>> results = new ArrayList<>(commands.size());
-        for (ReplayCommand command : commands) {
+        for (int i = 0; i < commands.size(); i++) {
+            ReplayCommand command = commands.get(i);
             TextResultCollector collector = new TextResultCollector();
-            b.send(command.packet(), command.kind(), collector);
+            // One write for all: the server reads them in one go and answers them in one.
+            b.send(command.packet(), command.kind(), collector, i == commands.size() - 1);
             results.add(collector.result());
         }
         return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenAccept(v -> {
@@ -252,15 +284,39 @@ final class SessionBackends {
     }
 
     /**
-     * The session ends. Without a pool its connections close; with one they are reset (temporary
-     * tables, user variables, locks and transactions must not reach another client) and returned.
+     * The session ran something whose effect on its connections no state tag describes (a
+     * non-statement command such as COM_FIELD_LIST or COM_STMT_PREPARE): they are all reset when
+     * it leaves.
      */
-    void closeAll() {
+    void forgetStates() {
+        statesForgotten = true;
+    }
+
+    private boolean statesForgotten;
+
+    /**
+     * The session ends. Without a pool its connections close; with one they go back to it. One
+     * that carries nothing but the session's tracked state ({@code carriesOnlyTrackedState}: no
+     * transaction, no lock cause, and the connection ran only SETs and plain reads that ended
+     * without warnings) keeps that state and its tag, so that the next session with the same
+     * state — a driver opening with the same SET — uses it as it is; that session sees exactly
+     * what a reset and its own SETs would have given it. The others are reset first (temporary
+     * tables, user variables, locks, transactions, a write's LAST_INSERT_ID must not reach
+     * another client).
+     */
+    void closeAll(boolean carriesOnlyTrackedState) {
         boolean pooled = mode() != ConnectionPoolMode.NONE;
+        String tag = state.stateTag();
         for (BackendConnection b : open.values()) {
             endpoint.backendClosed(b.nodeId());
             if (pooled && b.isUsable() && b.pendingResponses() == 0) {
-                returnReset(b);
+                if (carriesOnlyTrackedState && !statesForgotten && b.stateKnown()) {
+                    b.stateTag(tag);
+                    b.onLostWhileIdle(() -> { });
+                    pool().release(b, key());
+                } else {
+                    returnReset(b);
+                }
             } else if (pooled) {
                 pool().discard(b);
             } else {

@@ -14,6 +14,10 @@ import io.netty.buffer.ByteBuf;
  * flags (transaction state), success or failure, and the GTID of a commit reported by session
  * tracking. One per session, re-armed for each statement; it may delegate to a command's own
  * listener (a PREPARE's id rewriting).
+ *
+ * <p>It also keeps each connection's state tag honest: a connection that ran anything but a
+ * statement that leaves no trace (see {@link Traceless}), or whose answer ended in an error or
+ * with warnings, carries state no tag describes ({@link BackendConnection#stateUnknown()}).
  */
 final class StatementListener implements CommandListener {
     static final String LAST_GTID = "last_gtid";
@@ -23,6 +27,7 @@ final class StatementListener implements CommandListener {
     private final long capabilities;
     private CommandListener inner = CommandListener.NONE;
     private boolean tracked;
+    private boolean traceless;
 
     StatementListener(RoutingSession routing, PreviousStatement previous, long capabilities) {
         this.routing = routing;
@@ -31,9 +36,10 @@ final class StatementListener implements CommandListener {
         this.tracked = Capabilities.has(capabilities, Capabilities.CLIENT_SESSION_TRACK);
     }
 
-    /** Arms the listener for the next statement. */
-    StatementListener with(CommandListener commandOwn) {
+    /** Arms the listener for the next statement; {@code leavesNoTrace} as {@link Traceless} says. */
+    StatementListener with(CommandListener commandOwn, boolean leavesNoTrace) {
         this.inner = commandOwn;
+        this.traceless = leavesNoTrace;
         previous.started();
         return this;
     }
@@ -41,6 +47,7 @@ final class StatementListener implements CommandListener {
     @Override
     public void onOk(ByteBuf buf, int payloadIndex, int length) {
         previous.onOk(buf, payloadIndex, length);
+
         if (tracked) {
             ByteBuf ok = buf.slice(payloadIndex, length);
             int status = OkPacket.statusFlagsOf(ok, capabilities);
@@ -72,6 +79,9 @@ final class StatementListener implements CommandListener {
     @Override
     public void onComplete(BackendConnection backend, ResponseTracker tracker) {
         previous.ended(tracker.endedWithError());
+        if (!traceless || tracker.endedWithError() || tracker.lastWarnings() > 0) {
+            backend.stateUnknown();
+        }
         if (tracker.endedWithError()) {
             routing.onError();
         } else {
@@ -85,6 +95,7 @@ final class StatementListener implements CommandListener {
     @Override
     public void onFailure(BackendConnection backend, Throwable cause) {
         previous.ended(true);
+        backend.stateUnknown();
         routing.onError();
         CommandListener own = inner;
         inner = CommandListener.NONE;

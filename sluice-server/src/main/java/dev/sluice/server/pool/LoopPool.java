@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * bound is split evenly between loops.
  *
  * <pre>
- *   acquire ──▶ idle connection of the same key ─────────────▶ ready
+ *   acquire ──▶ idle connection of the same key (the same state first) ──▶ ready
  *           ├─▶ below the bound: connect ───────────────────▶ ready
  *           └─▶ at the bound: wait (until a release, or the wait timeout)
  *   release ──▶ a waiter of the same key, else idle (closed after the idle timeout)
@@ -42,6 +42,8 @@ public final class LoopPool implements AutoCloseable {
     private final Duration waitTimeout;
     private final Map<Integer, NodeSlots> nodes = new HashMap<>();
     private final ScheduledFuture<?> sweeper;
+    private final SetAnswers setAnswers = new SetAnswers();
+    private final LoginEvidence logins = new LoginEvidence();
     private boolean closed;
 
     private record Idle(BackendConnection connection, PoolKey key, long sinceNanos) {
@@ -78,15 +80,29 @@ public final class LoopPool implements AutoCloseable {
         return s == null ? 0 : s.idle.size();
     }
 
-    /** A connection to {@code node} for a session with {@code key}; completes on this pool's loop. */
-    public Future<BackendConnection> acquire(NodeRef node, PoolKey key, Supplier<LoginRequest> login) {
+    /** Which logins this loop's connections had accepted lately; see {@link LoginEvidence}. */
+    public LoginEvidence logins() {
+        return logins;
+    }
+
+    /** How this loop's backends answered session commands; see {@link SetAnswers}. */
+    public SetAnswers setAnswers() {
+        return setAnswers;
+    }
+
+    /**
+     * A connection to {@code node} for a session with {@code key}, preferably one that already
+     * carries the session's state ({@code stateTag}); completes on this pool's loop.
+     */
+    public Future<BackendConnection> acquire(NodeRef node, PoolKey key, String stateTag,
+            Supplier<LoginRequest> login) {
         Promise<BackendConnection> promise = loop.newPromise();
         if (closed) {
             return promise.setFailure(new BackendException("the endpoint is shutting down"));
         }
         NodeSlots slots = nodes.computeIfAbsent(node.id(), id -> new NodeSlots());
         Idle idle;
-        while ((idle = takeIdle(slots, key)) != null) {
+        while ((idle = takeIdle(slots, key, stateTag)) != null) {
             if (idle.connection().isUsable()) {
                 return promise.setSuccess(idle.connection());
             }
@@ -147,16 +163,27 @@ public final class LoopPool implements AutoCloseable {
         }
     }
 
-    private Idle takeIdle(NodeSlots slots, PoolKey key) {
-        // Most recently used first: it is the warmest, and the others age out.
+    private Idle takeIdle(NodeSlots slots, PoolKey key, String stateTag) {
+        // One that carries the session's state saves the reset and the replay; else the most
+        // recently used: it is the warmest, and the others age out.
+        Idle fallback = null;
         for (Iterator<Idle> it = slots.idle.descendingIterator(); it.hasNext(); ) {
             Idle i = it.next();
-            if (i.key().equals(key)) {
+            if (!i.key().equals(key)) {
+                continue;
+            }
+            if (stateTag.equals(i.connection().stateTag())) {
                 it.remove();
                 return i;
             }
+            if (fallback == null) {
+                fallback = i;
+            }
         }
-        return null;
+        if (fallback != null) {
+            slots.idle.remove(fallback);
+        }
+        return fallback;
     }
 
     private void connect(NodeSlots slots, NodeRef node, Supplier<LoginRequest> login,

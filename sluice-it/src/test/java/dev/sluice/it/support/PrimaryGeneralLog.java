@@ -1,6 +1,5 @@
-package dev.sluice.it.splitting;
+package dev.sluice.it.support;
 
-import dev.sluice.it.support.SandboxCluster;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -13,9 +12,9 @@ import java.util.List;
  * by which connection. It is the primary's own record, so a statement Sluice sent there cannot
  * hide from it. Turned off (and emptied) again by {@link #close()}.
  */
-final class PrimaryGeneralLog implements AutoCloseable {
+public final class PrimaryGeneralLog implements AutoCloseable {
     /** One general-log row: the server thread that ran it, its kind (Query, Connect, …) and text. */
-    record Entry(long threadId, String command, String argument) {
+    public record Entry(long threadId, String command, String argument) {
     }
 
     private final Connection admin;
@@ -28,7 +27,7 @@ final class PrimaryGeneralLog implements AutoCloseable {
         this.enabledBefore = enabledBefore;
     }
 
-    static PrimaryGeneralLog start(SandboxCluster cluster) throws SQLException {
+    public static PrimaryGeneralLog start(SandboxCluster cluster) throws SQLException {
         Connection admin = cluster.connect(cluster.primary());
         String output = cluster.queryString(cluster.primary(), "SELECT @@global.log_output");
         String enabled = cluster.queryString(cluster.primary(), "SELECT @@global.general_log");
@@ -43,7 +42,7 @@ final class PrimaryGeneralLog implements AutoCloseable {
     }
 
     /** Every row logged so far, in the order the primary logged them. */
-    List<Entry> entries() throws SQLException {
+    public List<Entry> entries() throws SQLException {
         List<Entry> out = new ArrayList<>();
         try (Statement s = admin.createStatement();
                 ResultSet rs = s.executeQuery("SELECT thread_id, command_type, CONVERT(argument USING utf8mb4) "

@@ -1,0 +1,130 @@
+package dev.sluice.server.frontend;
+
+import dev.sluice.protocol.ServerStatus;
+import dev.sluice.protocol.packet.Packets;
+import dev.sluice.protocol.response.OkPacket;
+import dev.sluice.protocol.stream.ResponseTracker;
+import dev.sluice.routing.RouteDecision;
+import dev.sluice.routing.session.RoutingSession;
+import dev.sluice.routing.sql.SessionCommand;
+import dev.sluice.routing.sql.Statement;
+import dev.sluice.routing.sql.StatementProperty;
+import dev.sluice.server.backend.BackendConnection;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import java.util.Optional;
+
+/**
+ * A pooled session's SET answered without a backend, from what a backend answered to the same SET
+ * from the same state (see {@link dev.sluice.server.pool.SetAnswers}) — when the session has no
+ * backend connection yet, which is where a driver's connect-time SET finds it. The SET joins the
+ * session's replay history like any other, and reaches a connection with the rest of the state
+ * when one is needed; a pooled connection already in that state takes it as it is (SPEC §7).
+ */
+final class SetShortcut {
+    private final ClientSession session;
+
+    SetShortcut(ClientSession session) {
+        this.session = session;
+    }
+
+    /** A replayed SET, outside any transaction, on a pooled endpoint. */
+    private boolean eligible(Statement statement) {
+        RoutingSession routing = session.routing();
+        return session.pooled() && statement.sessionCommand().map(SessionCommand::replayed).orElse(false)
+                && !statement.has(StatementProperty.USER_VARIABLE_WRITE) && !statement.has(StatementProperty.PINS_SESSION)
+                && !statement.has(StatementProperty.MULTI_STATEMENT) && !statement.has(StatementProperty.MALFORMED)
+                && !routing.inTransaction() && routing.atTransactionBoundary() && !routing.pinnedToPrimary()
+                && !session.hasDeferredBegin();
+    }
+
+    /** Answers the session command without a backend when it can; true when the client has its answer. */
+    boolean answer(Statement statement, RouteDecision decision, ByteBuf frame) {
+        if (!eligible(statement) || !session.backends().isEmpty()) {
+            return false;
+        }
+        SessionBackends backends = session.backends();
+        Optional<byte[]> known = backends.setAnswers().answer(backends.poolKey(), backends.stateTag(),
+                statement.sessionCommand().get().sql());
+        if (known.isEmpty()) {
+            return false;
+        }
+        byte[] ok = known.get();
+        frame.release();
+        session.routing().onStatementSent(statement, decision);
+        session.proxy().metrics().statementRouted(session.endpoint().name(), null, "local",
+                decision.reason().metricName());
+        int status = OkPacket.statusFlagsOf(Unpooled.wrappedBuffer(ok), session.identity().capabilities());
+        ByteBuf out = session.client().alloc().buffer(Packets.HEADER_SIZE + ok.length);
+        out.writeMediumLE(ok.length).writeByte(session.replySequence()).writeBytes(ok);
+        session.answeredLocally(status);
+        session.client().writeAndFlush(out, session.client().voidPromise());
+        session.routing().onResponse(status);
+        return true;
+    }
+
+    /** {@code then}, learning on the way the answer of {@code statement} when it is one to learn. */
+    CommandListener learning(Statement statement, CommandListener then) {
+        if (!eligible(statement)) {
+            return then;
+        }
+        SessionBackends backends = session.backends();
+        var key = backends.poolKey();
+        String stateTag = backends.stateTag();
+        String sql = statement.sessionCommand().get().sql();
+        long capabilities = session.identity().capabilities();
+        return new CommandListener() {
+            private byte[] ok;
+            private boolean single = true;
+
+            @Override
+            public void onOk(ByteBuf buf, int payloadIndex, int length) {
+                single = ok == null;
+                ok = ByteBufUtil.getBytes(buf, payloadIndex, length);
+                then.onOk(buf, payloadIndex, length);
+            }
+
+            @Override
+            public void onError(ByteBuf buf, int payloadIndex, int length) {
+                then.onError(buf, payloadIndex, length);
+            }
+
+            @Override
+            public void onPrepareOk(ByteBuf buf, int payloadIndex, int length) {
+                then.onPrepareOk(buf, payloadIndex, length);
+            }
+
+            @Override
+            public void onLocalInfileRequest(ByteBuf buf, int payloadIndex, int length) {
+                then.onLocalInfileRequest(buf, payloadIndex, length);
+            }
+
+            @Override
+            public void onComplete(BackendConnection backend, ResponseTracker tracker) {
+                if (!tracker.endedWithError() && single && ok != null && repeatable(ok, capabilities)) {
+                    backends.setAnswers().learn(key, stateTag, sql, ok);
+                }
+                then.onComplete(backend, tracker);
+            }
+
+            @Override
+            public void onFailure(BackendConnection backend, Throwable cause) {
+                then.onFailure(backend, cause);
+            }
+        };
+    }
+
+    /** A plain OK that any connection in the same state gives: no warnings, no transaction, nothing more to come. */
+    private static boolean repeatable(byte[] ok, long capabilities) {
+        try {
+            ByteBuf payload = Unpooled.wrappedBuffer(ok);
+            int status = OkPacket.statusFlagsOf(payload, capabilities);
+            return ok.length > 0 && ok[0] == OkPacket.HEADER && OkPacket.warningsOf(payload, capabilities) == 0
+                    && !ServerStatus.has(status, ServerStatus.IN_TRANS)
+                    && !ServerStatus.has(status, ServerStatus.MORE_RESULTS_EXISTS);
+        } catch (dev.sluice.protocol.MalformedPacketException malformed) {
+            return false;
+        }
+    }
+}
