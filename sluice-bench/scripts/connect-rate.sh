@@ -6,8 +6,10 @@
 #   sluice-bench/scripts/connect-rate.sh [LAUNCHER OPTIONS] [--] [RATE OPTIONS]
 #
 # By default it sets everything up itself: a sandbox (1 primary + 1 replica) and a Sluice with one
-# read-write endpoint, `connection-pool: session`; then stops Sluice and, unless it was already
-# running, the sandbox. With --no-setup it only runs the measurement: give --direct and --sluice.
+# read-write endpoint, `connection-pool: session`, its node links in plaintext like the direct
+# path's (--backend-tls to change that); then stops Sluice and, unless it was already running, the
+# sandbox. It also prints the CPU time Sluice and each node spent per connection. With --no-setup
+# it only runs the measurement: give --direct and --sluice.
 #
 # Benchmarks are not tests: run it by hand, on an otherwise idle machine.
 set -euo pipefail
@@ -24,6 +26,7 @@ SANDBOX_DIR="$SLUICE_ROOT/.sandbox/connect-rate"
 BASE_PORT=3381
 PROXY_PORT=6381
 POOL_MAX=64
+BACKEND_TLS=off
 SLUICE_JAR_OVERRIDE=""
 SETUP=1
 RATE_ARGS=()
@@ -37,12 +40,14 @@ Launcher options:
   --base-port P       its primary's port; the replica on P+1 (default $BASE_PORT)
   --proxy-port P      Sluice's endpoint (default $PROXY_PORT); admin on P+8
   --pool-max N        the endpoint's pool-max-connections (default $POOL_MAX)
+  --backend-tls T     Sluice's node links: off (default, like the direct path) | preferred | required
   --sluice-jar FILE   run this Sluice jar (default: sluice-server/target/sluice.jar, rebuilt
                       when older than its sources)
   --no-setup          start nothing: run the measurement with the given options only
 
 Rate options: --connections N (default 20000), --threads T (default 8), --warmup W,
---query SQL, --user U, --password P; and with --no-setup, --direct URL --sluice URL.
+--rounds R (default 3, interleaved), --query SQL, --user U, --password P; and with --no-setup,
+--direct URL --sluice URL [--watch NAME=PID,...].
 
 Environment: SLUICE_JAVA_OPTS for Sluice's JVM, RATE_JAVA_OPTS for the client's.
 EOF
@@ -55,6 +60,7 @@ parse_options() {
       --base-port) BASE_PORT="${2:?}"; shift 2 ;;
       --proxy-port) PROXY_PORT="${2:?}"; shift 2 ;;
       --pool-max) POOL_MAX="${2:?}"; shift 2 ;;
+      --backend-tls) BACKEND_TLS="${2:?}"; shift 2 ;;
       --sluice-jar) SLUICE_JAR_OVERRIDE="${2:?}"; shift 2 ;;
       --no-setup) SETUP=0; shift ;;
       -h | --help) usage; exit 0 ;;
@@ -64,6 +70,7 @@ parse_options() {
   done
   [[ "$BASE_PORT" =~ ^[0-9]+$ && "$PROXY_PORT" =~ ^[0-9]+$ && "$POOL_MAX" =~ ^[0-9]+$ ]] ||
     die "--base-port, --proxy-port and --pool-max take numbers"
+  [[ "$BACKEND_TLS" =~ ^(off|preferred|required)$ ]] || die "--backend-tls takes off, preferred or required"
 }
 
 # The bench jar is stale when a main source or a pom of the modules it is built from is newer.
@@ -128,14 +135,14 @@ start_sluice() {
 # connect-rate: one read-write endpoint with the session pool.
 monitor: {user: monitor, password: monitor, interval: 1s}
 nodes:
-  - {name: primary, address: 127.0.0.1:$BASE_PORT, role: primary}
-  - {name: ro1, address: 127.0.0.1:$((BASE_PORT + 1)), role: replica}
+  - {name: primary, address: 127.0.0.1:$BASE_PORT, role: primary, tls: $BACKEND_TLS}
+  - {name: ro1, address: 127.0.0.1:$((BASE_PORT + 1)), role: replica, tls: $BACKEND_TLS}
 endpoints:
   - {name: pooled, listen: 127.0.0.1:$PROXY_PORT, mode: read-write, connection-pool: session,
      pool-max-connections: $POOL_MAX}
 admin: {listen: 127.0.0.1:$((PROXY_PORT + 8)), token: ""}
 YAML
-  info "Starting Sluice (endpoint $PROXY_PORT, connection-pool: session, pool-max-connections: $POOL_MAX)"
+  info "Starting Sluice (endpoint $PROXY_PORT, connection-pool: session, pool-max-connections: $POOL_MAX, node links tls: $BACKEND_TLS)"
   # shellcheck disable=SC2086 # SLUICE_JAVA_OPTS is a list of JVM options
   java ${SLUICE_JAVA_OPTS:-} -jar "$jar" run --config "$WORK/sluice.yaml" >"$WORK/sluice.log" 2>&1 &
   SLUICE_PID=$!
@@ -154,7 +161,8 @@ main() {
     trap 'exit 143' TERM
     start_sandbox
     start_sluice
-    args=(--direct "jdbc:mariadb://127.0.0.1:$BASE_PORT/test" --sluice "jdbc:mariadb://127.0.0.1:$PROXY_PORT/test")
+    args=(--direct "jdbc:mariadb://127.0.0.1:$BASE_PORT/test" --sluice "jdbc:mariadb://127.0.0.1:$PROXY_PORT/test"
+      --watch "sluice=$SLUICE_PID,primary=$(cat "$SANDBOX_DIR/node0/mariadbd.pid"),replica=$(cat "$SANDBOX_DIR/node1/mariadbd.pid")")
   fi
   local status=0
   # shellcheck disable=SC2086 # RATE_JAVA_OPTS is a list of JVM options

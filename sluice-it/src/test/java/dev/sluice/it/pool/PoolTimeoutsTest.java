@@ -48,7 +48,13 @@ class PoolTimeoutsTest {
                 """.formatted(IDLE.toMillis()));
         List<Connection> clients = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            clients.add(DriverManager.getConnection(sluice.mariadbUrl("rw", "")));
+            Connection c = DriverManager.getConnection(sluice.mariadbUrl("rw", ""));
+            clients.add(c);
+            // A session takes a primary connection when a statement needs one (a login the pool's
+            // node accepted a moment ago takes none); a locking read goes to the primary.
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 1 FOR UPDATE")) {
+                rs.next();
+            }
         }
         assertThat(appConnections(cluster)).isGreaterThanOrEqualTo(4);
         for (Connection c : clients) {
@@ -74,17 +80,23 @@ class PoolTimeoutsTest {
             // Each holder keeps a transaction open, so its backend connection cannot serve anyone
             // else; the bound runs out on some I/O thread's share, and a client there waits in vain.
             for (int i = 0; i < 10 && refused == null; i++) {
+                // The wait may end at the login (which takes a connection unless the pool's node
+                // accepted the same login a moment ago) or at the BEGIN.
+                Connection c = null;
                 try {
-                    Connection c = DriverManager.getConnection(sluice.mariadbUrl("rw", "connectTimeout=30000"));
-                    holders.add(c);
+                    c = DriverManager.getConnection(sluice.mariadbUrl("rw", "connectTimeout=30000"));
                     try (Statement s = c.createStatement()) {
                         s.execute("BEGIN");
                         try (ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
                             rs.next();
                         }
                     }
+                    holders.add(c);
                 } catch (SQLException e) {
                     refused = e;
+                    if (c != null) {
+                        c.close();
+                    }
                 }
             }
             assertThat((Throwable) refused).as("a client that found no free connection").isNotNull();
