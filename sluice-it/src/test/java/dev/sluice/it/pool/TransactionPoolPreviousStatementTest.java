@@ -24,10 +24,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC §7: under the transaction pool, LAST_INSERT_ID(), ROW_COUNT() and FOUND_ROWS() still answer
- * about the client's own previous statement, although the backend connection that ran it went
- * back to the pool when it ended and other clients use it. Many clients over a small pool, so
- * that connections change hands between a statement and the question about it.
+ * SPEC §7: under the transaction pool, LAST_INSERT_ID(), ROW_COUNT(), FOUND_ROWS() and SHOW
+ * WARNINGS still answer about the client's own previous statement, although the backend
+ * connection that ran it went back to the pool when it ended and other clients use it. Many
+ * clients over a small pool, so that connections change hands between a statement and the
+ * question about it.
  */
 class TransactionPoolPreviousStatementTest {
     private static final int CLIENTS = 12;
@@ -71,6 +72,17 @@ class TransactionPoolPreviousStatementTest {
         }
     }
 
+    /** The messages SHOW WARNINGS lists, joined. */
+    private static String warnings(Statement s) throws SQLException {
+        StringBuilder all = new StringBuilder();
+        try (ResultSet rs = s.executeQuery("SHOW WARNINGS")) {
+            while (rs.next()) {
+                all.append(rs.getString("Message")).append("; ");
+            }
+        }
+        return all.length() == 0 ? "(none)" : all.toString();
+    }
+
     /** One client's rounds; every wrong answer is added to {@code wrong}. */
     private static void client(int g, Queue<String> wrong) throws SQLException {
         try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("rw", ""));
@@ -98,12 +110,18 @@ class TransactionPoolPreviousStatementTest {
                 if (!String.valueOf(g + 1).equals(found)) {
                     wrong.add(owner + ": FOUND_ROWS() = " + found + ", expected " + (g + 1));
                 }
+                String mark = "w" + g + "r" + r;
+                text(s, "SELECT CAST('" + mark + "' AS SIGNED)"); // a warning: Truncated incorrect INTEGER value
+                String warning = warnings(s);
+                if (!warning.contains("'" + mark + "'")) {
+                    wrong.add(owner + ": SHOW WARNINGS after its own warning: " + warning);
+                }
             }
         }
     }
 
     @Test
-    void lastInsertIdRowCountAndFoundRowsAnswerAboutTheClientsOwnPreviousStatement() throws Exception {
+    void lastInsertIdRowCountFoundRowsAndWarningsAnswerAboutTheClientsOwnPreviousStatement() throws Exception {
         Queue<String> wrong = new ConcurrentLinkedQueue<>();
         ExecutorService threads = Executors.newFixedThreadPool(CLIENTS);
         try {

@@ -450,6 +450,11 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         if (holdStatements > 0) {
             holdStatements--;
         }
+        if (holdStatements == 0 && tracker.lastWarnings() > 0 && transactionPool()) {
+            // A SHOW WARNINGS that follows must find them: the connection that has them stays
+            // with the session through the next statement, as after SQL_CALC_FOUND_ROWS.
+            holdStatements = 1;
+        }
         done.onComplete(backend, tracker);
         leaveRetiredNodes();
         releaseIfAtBoundary();
