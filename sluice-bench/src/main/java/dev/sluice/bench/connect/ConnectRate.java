@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <pre>
  *   java -cp benchmarks.jar dev.sluice.bench.connect.ConnectRate \
  *        --direct jdbc:mariadb://127.0.0.1:3306/test --sluice jdbc:mariadb://127.0.0.1:6033/test \
- *        [--user app --password app --connections 20000 --threads 8 --warmup 5000 --rounds 3
+ *        [--user app --password app --connections 20000 --threads 8 --warmup 20000 --rounds 3
  *         --query "SELECT 1" --watch sluice=PID,primary=PID,replica=PID]
  * </pre>
  */
@@ -58,14 +58,15 @@ public final class ConnectRate {
         String password = o.getOrDefault("password", "app");
         int connections = Integer.parseInt(o.getOrDefault("connections", "20000"));
         int threads = Integer.parseInt(o.getOrDefault("threads", "8"));
-        int warmup = Integer.parseInt(o.getOrDefault("warmup", "5000"));
+        int warmup = Integer.parseInt(o.getOrDefault("warmup", "20000"));
         int rounds = Integer.parseInt(o.getOrDefault("rounds", "3"));
         String query = o.getOrDefault("query", "SELECT 1");
         Map<String, Long> watched = watched(o.getOrDefault("watch", ""));
         String direct = withCredentials(o.get("direct"), user, password);
         String sluice = withCredentials(o.get("sluice"), user, password);
 
-        // Warm both paths up (JIT on both sides, Sluice's pool), then measure.
+        // Warm both paths up (JIT on both sides, Sluice's pool), then measure. With 5,000 each way
+        // Sluice's hot paths were still being compiled during the first measured round.
         run("direct", direct, warmup, threads, query, Map.of());
         run("sluice", sluice, warmup, threads, query, Map.of());
         List<Run> directRuns = new ArrayList<>();
