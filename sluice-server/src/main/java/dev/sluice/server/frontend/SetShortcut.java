@@ -74,30 +74,20 @@ final class SetShortcut {
         String stateTag = backends.stateTag();
         String sql = statement.sessionCommand().get().sql();
         long capabilities = session.identity().capabilities();
-        return new CommandListener() {
+        return new ForwardingListener() {
             private byte[] ok;
             private boolean single = true;
+
+            @Override
+            protected CommandListener delegate() {
+                return then;
+            }
 
             @Override
             public void onOk(ByteBuf buf, int payloadIndex, int length) {
                 single = ok == null;
                 ok = ByteBufUtil.getBytes(buf, payloadIndex, length);
-                then.onOk(buf, payloadIndex, length);
-            }
-
-            @Override
-            public void onError(ByteBuf buf, int payloadIndex, int length) {
-                then.onError(buf, payloadIndex, length);
-            }
-
-            @Override
-            public void onPrepareOk(ByteBuf buf, int payloadIndex, int length) {
-                then.onPrepareOk(buf, payloadIndex, length);
-            }
-
-            @Override
-            public void onLocalInfileRequest(ByteBuf buf, int payloadIndex, int length) {
-                then.onLocalInfileRequest(buf, payloadIndex, length);
+                super.onOk(buf, payloadIndex, length);
             }
 
             @Override
@@ -105,12 +95,7 @@ final class SetShortcut {
                 if (!tracker.endedWithError() && single && ok != null && repeatable(ok, capabilities)) {
                     backends.setAnswers().learn(key, stateTag, sql, ok);
                 }
-                then.onComplete(backend, tracker);
-            }
-
-            @Override
-            public void onFailure(BackendConnection backend, Throwable cause) {
-                then.onFailure(backend, cause);
+                super.onComplete(backend, tracker);
             }
         };
     }

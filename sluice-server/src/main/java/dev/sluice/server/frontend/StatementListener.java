@@ -19,7 +19,7 @@ import io.netty.buffer.ByteBuf;
  * statement that leaves no trace (see {@link Traceless}), or whose answer ended in an error or
  * with warnings, carries state no tag describes ({@link BackendConnection#stateUnknown()}).
  */
-final class StatementListener implements CommandListener {
+final class StatementListener extends ForwardingListener {
     static final String LAST_GTID = "last_gtid";
 
     private final RoutingSession routing;
@@ -62,18 +62,8 @@ final class StatementListener implements CommandListener {
     }
 
     @Override
-    public void onError(ByteBuf buf, int payloadIndex, int length) {
-        inner.onError(buf, payloadIndex, length);
-    }
-
-    @Override
-    public void onPrepareOk(ByteBuf buf, int payloadIndex, int length) {
-        inner.onPrepareOk(buf, payloadIndex, length);
-    }
-
-    @Override
-    public void onLocalInfileRequest(ByteBuf buf, int payloadIndex, int length) {
-        inner.onLocalInfileRequest(buf, payloadIndex, length);
+    protected CommandListener delegate() {
+        return inner;
     }
 
     @Override
