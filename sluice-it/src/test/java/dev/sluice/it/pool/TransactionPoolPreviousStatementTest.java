@@ -110,6 +110,11 @@ class TransactionPoolPreviousStatementTest {
                 if (!String.valueOf(g + 1).equals(found)) {
                     wrong.add(owner + ": FOUND_ROWS() = " + found + ", expected " + (g + 1));
                 }
+                text(s, "SELECT k FROM test.pool_rows WHERE grp = " + g);
+                String returned = text(s, "SELECT FOUND_ROWS()");
+                if (!String.valueOf(g + 1).equals(returned)) {
+                    wrong.add(owner + ": FOUND_ROWS() after a plain SELECT = " + returned + ", expected " + (g + 1));
+                }
                 String mark = "w" + g + "r" + r;
                 text(s, "SELECT CAST('" + mark + "' AS SIGNED)"); // a warning: Truncated incorrect INTEGER value
                 String warning = warnings(s);

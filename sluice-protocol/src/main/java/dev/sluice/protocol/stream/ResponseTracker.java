@@ -57,6 +57,7 @@ public final class ResponseTracker {
     private long preparedColumns;
     private int lastStatus = STATUS_UNKNOWN;
     private int lastWarnings;
+    private long resultRows = -1;
     private boolean localInfile;
     private boolean error;
 
@@ -74,6 +75,7 @@ public final class ResponseTracker {
         this.error = false;
         this.lastStatus = STATUS_UNKNOWN;
         this.lastWarnings = 0;
+        this.resultRows = kind == ResponseKind.FETCH ? 0 : -1; // a FETCH answer is rows only
         this.phase = switch (kind) {
             case RESULT, RESULT_WITH_CURSOR -> Phase.FIRST;
             case PREPARE -> Phase.PREPARE_FIRST;
@@ -101,6 +103,11 @@ public final class ResponseTracker {
     /** Warning count of the last OK/EOF seen (0 when none was seen). */
     public int lastWarnings() {
         return lastWarnings;
+    }
+
+    /** Rows of the response's last result set; -1 when it had none (an OK, an ERR). */
+    public long resultRows() {
+        return resultRows;
     }
 
     /** The response was a LOCAL INFILE request: the client must now send the file. */
@@ -194,6 +201,7 @@ public final class ResponseTracker {
                     phase = deprecateEof ? afterColumnsWithoutEof() : Phase.COLUMNS_EOF;
                 }
             }
+            case ROWS -> resultRows++;
             case PREPARE_PARAMS -> {
                 if (--countdown == 0) {
                     phase = deprecateEof ? afterPrepareParams() : Phase.PREPARE_PARAMS_EOF;
@@ -283,6 +291,7 @@ public final class ResponseTracker {
                 return;
             }
             countdown = columns;
+            resultRows = 0;
             phase = Phase.COLUMNS;
         }
     }

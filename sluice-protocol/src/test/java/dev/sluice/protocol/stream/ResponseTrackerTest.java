@@ -133,6 +133,26 @@ class ResponseTrackerTest {
         assertThat(lastWarnings(false, err())).isZero();
     }
 
+    @Test
+    void rowsOfTheLastResultSet() {
+        assertThat(finished(false, concat(packet(1), column(), eof(0), row(), row(), row(), eof(AUTOCOMMIT)))
+                .resultRows()).isEqualTo(3);
+        assertThat(finished(true, concat(packet(1), column(), okEof(AUTOCOMMIT))).resultRows()).isZero();
+        assertThat(finished(false, concat(packet(1), column(), eof(0), row(), eof(MORE_RESULTS),
+                packet(1), column(), eof(0), row(), row(), eof(AUTOCOMMIT))).resultRows()).as("the last of two")
+                .isEqualTo(2);
+        assertThat(finished(false, ok(AUTOCOMMIT)).resultRows()).as("no result set").isEqualTo(-1);
+        assertThat(finished(false, err()).resultRows()).isEqualTo(-1);
+    }
+
+    private ResponseTracker finished(boolean deprecateEof, ByteBuf response) {
+        ResponseTracker t = new ResponseTracker(deprecateEof);
+        t.expect(ResponseKind.RESULT, ResponseListener.NONE);
+        t.scan(response, 0, response.writerIndex());
+        assertThat(t.isComplete()).isTrue();
+        return t;
+    }
+
     private int lastWarnings(boolean deprecateEof, ByteBuf response) {
         ResponseTracker t = new ResponseTracker(deprecateEof);
         t.expect(ResponseKind.RESULT, ResponseListener.NONE);

@@ -141,7 +141,8 @@ final class Commands {
     /**
      * Transaction pool (SPEC §7): the backend connection that ran the client's previous statement
      * may be serving another client now. {@code SELECT ROW_COUNT()} is answered from the client's
-     * own last OK (returns false: the command is done); a statement with SQL_CALC_FOUND_ROWS keeps
+     * own last OK, a plain {@code SELECT FOUND_ROWS()} after a plain result set from its row count
+     * (returns false: the command is done); a statement with SQL_CALC_FOUND_ROWS keeps
      * its connection for the FOUND_ROWS() that follows; {@code LAST_INSERT_ID(expr)} puts a value
      * on the connection that Sluice cannot read back, so the client keeps that connection.
      */
@@ -149,12 +150,18 @@ final class Commands {
         if (statement.has(dev.sluice.routing.sql.StatementProperty.PREVIOUS_TARGET)) {
             java.util.Optional<String> rowCount = PreviousStatement.rowCountQuery(frame);
             if (rowCount.isPresent()) {
-                session.executor().answerRowCount(rowCount.get());
+                session.executor().answerNumber(rowCount.get(), session.previous().rowCount());
+                return false;
+            }
+            java.util.Optional<String> foundRows = PreviousStatement.foundRowsQuery(frame);
+            if (foundRows.isPresent() && session.previous().foundRows() >= 0) {
+                session.executor().answerNumber(foundRows.get(), session.previous().foundRows());
                 return false;
             }
         }
         if (statement.kind().isRead() && PreviousStatement.calculatesFoundRows(frame)) {
             session.holdThroughNextStatement();
+            session.previous().calculatesFoundRows();
         }
         if (statement.has(dev.sluice.routing.sql.StatementProperty.LAST_INSERT_ID)
                 && PreviousStatement.setsLastInsertId(frame)) {

@@ -20,14 +20,20 @@ import java.util.regex.Pattern;
  *       LAST_INSERT_ID() does not change: the one case where the two differ.</li>
  *   <li>ROW_COUNT(): the affected rows of a plain OK; -1 after a result set or an error. A plain
  *       {@code SELECT ROW_COUNT()} is answered from it.</li>
+ *   <li>FOUND_ROWS() after a plain result set: its row count, and a plain
+ *       {@code SELECT FOUND_ROWS()} is answered from it. After SQL_CALC_FOUND_ROWS only the server
+ *       knows the count: that statement holds its connection until the next one has run (see
+ *       {@link ClientSession#holdThroughNextStatement()}); after anything else the server is asked.</li>
  * </ul>
- * FOUND_ROWS() is not kept here: a statement with SQL_CALC_FOUND_ROWS holds its connection until
- * the next statement has run (see {@link ClientSession#holdThroughNextStatement()}).
  */
 final class PreviousStatement {
     /** {@code SELECT ROW_COUNT()}, with an optional alias: the form answered without a backend. */
     private static final Pattern ROW_COUNT_QUERY = Pattern.compile(
             "\\s*SELECT\\s+ROW_COUNT\\s*\\(\\s*\\)(?:\\s+(?:AS\\s+)?(`[^`]+`|[A-Za-z_][A-Za-z_0-9]*))?\\s*;?\\s*",
+            Pattern.CASE_INSENSITIVE);
+    /** {@code SELECT FOUND_ROWS()}, with an optional alias. */
+    private static final Pattern FOUND_ROWS_QUERY = Pattern.compile(
+            "\\s*SELECT\\s+FOUND_ROWS\\s*\\(\\s*\\)(?:\\s+(?:AS\\s+)?(`[^`]+`|[A-Za-z_][A-Za-z_0-9]*))?\\s*;?\\s*",
             Pattern.CASE_INSENSITIVE);
     /** {@code LAST_INSERT_ID(expr)}: sets the value, in an answer Sluice cannot read (a result set). */
     private static final Pattern SETS_LAST_INSERT_ID = Pattern.compile("LAST_INSERT_ID\\s*\\(\\s*[^)\\s]",
@@ -40,6 +46,8 @@ final class PreviousStatement {
 
     private long lastInsertId;
     private long rowCount = -1;
+    private long foundRows = -1;
+    private boolean calculatesFoundRows;
     private boolean plainOk;
 
     long lastInsertId() {
@@ -50,10 +58,22 @@ final class PreviousStatement {
         return rowCount;
     }
 
+    /** FOUND_ROWS() as Sluice knows it: the previous result set's rows; -1 when only the server knows. */
+    long foundRows() {
+        return foundRows;
+    }
+
+    /** The statement being sent asks for SQL_CALC_FOUND_ROWS: its FOUND_ROWS() is the server's. */
+    void calculatesFoundRows() {
+        calculatesFoundRows = true;
+    }
+
     /** COM_RESET_CONNECTION or COM_CHANGE_USER: a fresh session. */
     void reset() {
         lastInsertId = 0;
         rowCount = -1;
+        foundRows = -1;
+        calculatesFoundRows = false;
         plainOk = false;
     }
 
@@ -87,16 +107,19 @@ final class PreviousStatement {
         }
     }
 
-    /** The statement's answer ended. */
-    void ended(boolean error) {
+    /** The statement's answer ended; {@code resultRows} as {@code ResponseTracker.resultRows()}. */
+    void ended(boolean error, long resultRows) {
         if (error || !plainOk) {
             rowCount = -1;
         }
+        foundRows = !error && resultRows >= 0 && !calculatesFoundRows ? resultRows : -1;
+        calculatesFoundRows = false;
     }
 
-    /** Sluice answered a statement itself: an OK (BEGIN held back) or a result set. */
+    /** Sluice answered a statement itself: an OK (BEGIN held back) or a one-row result set. */
     void answeredLocally(boolean resultSet) {
         rowCount = resultSet ? -1 : 0;
+        foundRows = resultSet ? 1 : -1;
     }
 
     /**
@@ -104,17 +127,26 @@ final class PreviousStatement {
      * {@code SELECT ROW_COUNT()}; empty otherwise.
      */
     static Optional<String> rowCountQuery(ByteBuf frame) {
+        return plainQuery(frame, ROW_COUNT_QUERY, "ROW_COUNT()");
+    }
+
+    /** As {@link #rowCountQuery}, for a plain {@code SELECT FOUND_ROWS()}. */
+    static Optional<String> foundRowsQuery(ByteBuf frame) {
+        return plainQuery(frame, FOUND_ROWS_QUERY, "FOUND_ROWS()");
+    }
+
+    private static Optional<String> plainQuery(ByteBuf frame, Pattern form, String column) {
         Optional<String> text = shortText(frame);
         if (text.isEmpty()) {
             return Optional.empty();
         }
-        Matcher m = ROW_COUNT_QUERY.matcher(text.get());
+        Matcher m = form.matcher(text.get());
         if (!m.matches()) {
             return Optional.empty();
         }
         String alias = m.group(1);
         if (alias == null) {
-            return Optional.of("ROW_COUNT()");
+            return Optional.of(column);
         }
         return Optional.of(alias.startsWith("`") ? alias.substring(1, alias.length() - 1) : alias);
     }

@@ -251,11 +251,14 @@ final class RouteExecutor {
         session.previous().answeredLocally(true);
     }
 
-    /** {@code SELECT ROW_COUNT()} under a transaction pool: answered from the client's own last OK (SPEC §7). */
-    void answerRowCount(String column) {
+    /**
+     * {@code SELECT ROW_COUNT()} or {@code SELECT FOUND_ROWS()} under a transaction pool: answered
+     * from what the client's own previous statement returned (SPEC §7).
+     */
+    void answerNumber(String column, long value) {
         ByteBuf out = session.client().alloc().buffer();
         List<String> row = new ArrayList<>(1);
-        row.add(Long.toString(session.previous().rowCount()));
+        row.add(Long.toString(value));
         TextResultWriter.write(out, session.replySequence(), session.identity().capabilities(),
                 session.serverStatus(), List.of(column), List.of(row));
         session.client().writeAndFlush(out, session.client().voidPromise());

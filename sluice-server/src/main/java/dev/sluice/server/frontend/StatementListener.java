@@ -68,7 +68,7 @@ final class StatementListener extends ForwardingListener {
 
     @Override
     public void onComplete(BackendConnection backend, ResponseTracker tracker) {
-        previous.ended(tracker.endedWithError());
+        previous.ended(tracker.endedWithError(), tracker.resultRows());
         if (!traceless || tracker.endedWithError() || tracker.lastWarnings() > 0) {
             backend.stateUnknown();
         }
@@ -84,7 +84,7 @@ final class StatementListener extends ForwardingListener {
 
     @Override
     public void onFailure(BackendConnection backend, Throwable cause) {
-        previous.ended(true);
+        previous.ended(true, -1);
         backend.stateUnknown();
         routing.onError();
         CommandListener own = inner;

@@ -37,16 +37,48 @@ class PreviousStatementTest {
         p.started();
         ByteBuf update = ok(0x00, 3, 0);
         p.onOk(update, 0, update.readableBytes());
-        p.ended(false);
+        p.ended(false, -1);
         assertThat(p.rowCount()).isEqualTo(3);
         p.started();
         ByteBuf endOfRows = ok(0xFE, 0, 0);
         p.onOk(endOfRows, 0, endOfRows.readableBytes());
-        p.ended(false);
+        p.ended(false, 2);
         assertThat(p.rowCount()).as("after a result set").isEqualTo(-1);
         p.started();
-        p.ended(true);
+        p.ended(true, -1);
         assertThat(p.rowCount()).as("after an error").isEqualTo(-1);
+    }
+
+    @Test
+    void foundRowsIsKnownAfterAPlainResultSetOnly() {
+        PreviousStatement p = new PreviousStatement();
+        p.started();
+        p.ended(false, 7);
+        assertThat(p.foundRows()).isEqualTo(7);
+        p.calculatesFoundRows();
+        p.started();
+        p.ended(false, 1);
+        assertThat(p.foundRows()).as("after SQL_CALC_FOUND_ROWS: the server's count").isEqualTo(-1);
+        p.started();
+        p.ended(false, 0);
+        assertThat(p.foundRows()).as("an empty result, and the SQL_CALC_FOUND_ROWS mark is used up").isZero();
+        p.started();
+        p.ended(false, -1);
+        assertThat(p.foundRows()).as("after an OK").isEqualTo(-1);
+        p.started();
+        p.ended(true, -1);
+        assertThat(p.foundRows()).as("after an error").isEqualTo(-1);
+        p.answeredLocally(true);
+        assertThat(p.foundRows()).as("after Sluice's own one-row answer").isEqualTo(1);
+    }
+
+    @Test
+    void thePlainFoundRowsQueryAndItsColumnName() {
+        assertThat(PreviousStatement.foundRowsQuery(query("SELECT FOUND_ROWS()"))).contains("FOUND_ROWS()");
+        assertThat(PreviousStatement.foundRowsQuery(query(" select found_rows ( ) AS n ;"))).contains("n");
+        assertThat(PreviousStatement.foundRowsQuery(query("SELECT FOUND_ROWS() `total rows`"))).contains("total rows");
+        assertThat(PreviousStatement.foundRowsQuery(query("SELECT FOUND_ROWS() + 1"))).isEmpty();
+        assertThat(PreviousStatement.foundRowsQuery(query("SELECT ROW_COUNT()"))).isEmpty();
     }
 
     @Test
