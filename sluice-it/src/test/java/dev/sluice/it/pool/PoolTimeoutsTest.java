@@ -34,6 +34,14 @@ class PoolTimeoutsTest {
         assertThat(NettyLeaks.collect()).isEmpty();
     }
 
+    /** The application account's connections on the primary, for a failure message: what is left and doing what. */
+    private static String appProcesses(SandboxCluster cluster) {
+        return cluster.queryString(cluster.primary(), "SELECT COALESCE(GROUP_CONCAT(CONCAT('#', ID, ' ', COMMAND, ' ', "
+                + "TIME, 's ', COALESCE(STATE, ''), ' ', COALESCE(LEFT(INFO, 60), '')) SEPARATOR '; '), '(none)') "
+                + "FROM information_schema.PROCESSLIST WHERE USER = '" + SandboxCluster.APP_USER
+                + "' AND ID <> CONNECTION_ID()");
+    }
+
     private static int appConnections(SandboxCluster cluster) {
         return Integer.parseInt(cluster.queryString(cluster.primary(), "SELECT COUNT(*) FROM "
                 + "information_schema.PROCESSLIST WHERE USER = '" + SandboxCluster.APP_USER + "' AND ID <> CONNECTION_ID()"));
@@ -61,8 +69,12 @@ class PoolTimeoutsTest {
             c.close();
         }
         // Returned to the pool, they stay a while (reused by the next client), then close.
-        await("idle pooled connections closed").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
-                .until(() -> appConnections(cluster) == 0);
+        try {
+            await("idle pooled connections closed").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> appConnections(cluster) == 0);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("application connections left on the primary: " + appProcesses(cluster), e);
+        }
     }
 
     @Test
@@ -108,7 +120,8 @@ class PoolTimeoutsTest {
                     return false;
                 }
             }).count()).as("clients holding a transaction").isLessThanOrEqualTo(bound);
-            assertThat(appConnections(cluster)).as("backend connections on the primary").isLessThanOrEqualTo(bound);
+            assertThat(appConnections(cluster)).as("backend connections on the primary: %s", appProcesses(cluster))
+                    .isLessThanOrEqualTo(bound);
         } finally {
             for (Connection c : holders) {
                 c.close();

@@ -33,7 +33,8 @@ final class AllowListGate extends ChannelInboundHandlerAdapter {
             ctx.fireChannelActive();
             return;
         }
-        String host = remote.getAddress().getHostAddress();
+        // RFC 5952 form, as the server writes it: ::1, not 0:0:0:0:0:0:0:1.
+        String host = io.netty.util.NetUtil.toAddressString(remote.getAddress());
         LOG.info("endpoint '{}': refused {} (not in its allow list)", endpoint.name(), host);
         ctx.writeAndFlush(Replies.error(ctx.alloc(), 0, Capabilities.CLIENT_PROTOCOL_41, ER_HOST_NOT_PRIVILEGED,
                 "HY000", "Host '" + host + "' is not allowed to connect to endpoint '" + endpoint.name()

@@ -391,7 +391,8 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
 
     private static String clientHost(ChannelHandlerContext ctx) {
         if (ctx.channel().remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null) {
-            return a.getAddress().getHostAddress();
+            // RFC 5952 form (::1), as the server writes hosts and as accounts name them.
+            return io.netty.util.NetUtil.toAddressString(a.getAddress());
         }
         return "unknown";
     }
