@@ -424,7 +424,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         // the next statement may start the next transaction on any connection (SPEC §7: back to the
         // pool "at the end of each transaction").
         if (!routing.transactionOpen() && !ServerStatus.has(serverStatus, ServerStatus.IN_TRANS) && !lockedToBackends()
-                && holdStatements == 0 && uploadTarget == null && continuationTarget == null && frames.isEmpty()) {
+                && nothingHalfDone() && frames.isEmpty()) {
             backends.releaseToPool();
         }
     }
@@ -772,7 +772,12 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     private boolean carriesOnlyTrackedState() {
         return !lockedToBackends() && !routing.inTransaction() && routing.atTransactionBoundary()
                 && !ServerStatus.has(serverStatus, ServerStatus.IN_TRANS) && !deferredBegin.isHeld()
-                && holdStatements == 0 && uploadTarget == null && continuationTarget == null && !awaiting;
+                && nothingHalfDone() && !awaiting;
+    }
+
+    /** No statement holding its connection for the next one, no upload or 16 MB packet under way. */
+    private boolean nothingHalfDone() {
+        return holdStatements == 0 && uploadTarget == null && continuationTarget == null;
     }
 
     boolean isClosed() {

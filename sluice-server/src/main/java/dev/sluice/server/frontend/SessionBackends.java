@@ -271,11 +271,16 @@ final class SessionBackends {
             if (b.pendingResponses() == 0 && !opening.containsKey(b.nodeId())) {
                 open.remove(b.nodeId());
                 endpoint.backendClosed(b.nodeId());
-                b.stateTag(tag);
-                b.onLostWhileIdle(() -> { });
-                pool().release(b, key());
+                releaseAsIs(b, tag);
             }
         }
+    }
+
+    /** Back to the pool without a reset, tagged with the state it carries. */
+    private void releaseAsIs(BackendConnection b, String tag) {
+        b.stateTag(tag);
+        b.onLostWhileIdle(() -> { });
+        pool().release(b, key());
     }
 
     /** Node ids with an open connection. */
@@ -311,9 +316,7 @@ final class SessionBackends {
             endpoint.backendClosed(b.nodeId());
             if (pooled && b.isUsable() && b.pendingResponses() == 0) {
                 if (carriesOnlyTrackedState && !statesForgotten && b.stateKnown()) {
-                    b.stateTag(tag);
-                    b.onLostWhileIdle(() -> { });
-                    pool().release(b, key());
+                    releaseAsIs(b, tag);
                 } else {
                     returnReset(b);
                 }

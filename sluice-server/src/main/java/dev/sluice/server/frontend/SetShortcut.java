@@ -6,9 +6,7 @@ import dev.sluice.protocol.response.OkPacket;
 import dev.sluice.protocol.stream.ResponseTracker;
 import dev.sluice.routing.RouteDecision;
 import dev.sluice.routing.session.RoutingSession;
-import dev.sluice.routing.sql.SessionCommand;
 import dev.sluice.routing.sql.Statement;
-import dev.sluice.routing.sql.StatementProperty;
 import dev.sluice.server.backend.BackendConnection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -32,9 +30,7 @@ final class SetShortcut {
     /** A replayed SET, outside any transaction, on a pooled endpoint. */
     private boolean eligible(Statement statement) {
         RoutingSession routing = session.routing();
-        return session.pooled() && statement.sessionCommand().map(SessionCommand::replayed).orElse(false)
-                && !statement.has(StatementProperty.USER_VARIABLE_WRITE) && !statement.has(StatementProperty.PINS_SESSION)
-                && !statement.has(StatementProperty.MULTI_STATEMENT) && !statement.has(StatementProperty.MALFORMED)
+        return session.pooled() && Traceless.replayedSessionCommand(statement)
                 && !routing.inTransaction() && routing.atTransactionBoundary() && !routing.pinnedToPrimary()
                 && !session.hasDeferredBegin();
     }

@@ -28,7 +28,24 @@ final class Traceless {
 
     /** Whether {@code statement} (a COM_QUERY's, {@code frame}; not a prepared one) leaves no trace. */
     static boolean of(Statement statement, ByteBuf frame, Binding binding) {
-        if (binding != null || !statement.lockCauses().isEmpty()) {
+        if (binding != null || !withoutTraces(statement)) {
+            return false;
+        }
+        return isReplayedSessionCommand(statement)
+                || READS.contains(statement.kind()) && !PreviousStatement.calculatesFoundRows(frame);
+    }
+
+    /** A SET (or USE) that the replay history carries, and nothing besides: its whole effect is in the tag. */
+    static boolean replayedSessionCommand(Statement statement) {
+        return withoutTraces(statement) && isReplayedSessionCommand(statement);
+    }
+
+    private static boolean isReplayedSessionCommand(Statement statement) {
+        return statement.sessionCommand().map(SessionCommand::replayed).orElse(false);
+    }
+
+    private static boolean withoutTraces(Statement statement) {
+        if (!statement.lockCauses().isEmpty()) {
             return false;
         }
         for (StatementProperty p : statement.properties()) {
@@ -36,9 +53,6 @@ final class Traceless {
                 return false;
             }
         }
-        if (statement.sessionCommand().map(SessionCommand::replayed).orElse(false)) {
-            return true;
-        }
-        return READS.contains(statement.kind()) && !PreviousStatement.calculatesFoundRows(frame);
+        return true;
     }
 }
