@@ -4,8 +4,9 @@
 #
 #   scripts/repeat-tests.sh [-n N] [--port P] [--out DIR] CLASS_PATTERN
 #       N runs of `mvn verify` in sluice-it with -Dtest=CLASS_PATTERN (surefire's syntax:
-#       'ReplicaFailureTest', 'dev.sluice.it.faults.*', 'PoolTimeoutsTest+SessionPoolTest'),
-#       each in a new JVM with a newly started sandbox, in this checkout (built once first).
+#       'ReplicaFailureTest', 'dev/sluice/it/faults/**', 'PoolTimeoutsTest,SessionPoolTest'),
+#       each in a new JVM with a newly started sandbox, in this checkout. Every module comes from
+#       this checkout's reactor (-am), never from ~/.m2, where another checkout may have put its own.
 #   scripts/repeat-tests.sh [-n N] [--port P] [--out DIR] --suite
 #       N runs of `./sluice test` (everything, as CI runs it), each in a fresh clone of HEAD.
 #
@@ -54,9 +55,13 @@ run_classes() {
   mkdir -p "$dir"
   rm -rf "$SLUICE_ROOT/sluice-it/target/surefire-reports"
   local rc=0
-  (cd "$SLUICE_ROOT" && mvn -B -pl sluice-it verify "-Dtest=$pattern" -Dsurefire.failIfNoSpecifiedTests=false \
+  (cd "$SLUICE_ROOT" && mvn -B -pl sluice-it -am verify "-Dtest=$pattern" -Dsurefire.failIfNoSpecifiedTests=false \
     "${maven_port_args[@]}") >"$dir/maven.log" 2>&1 || rc=$?
   cp -r "$SLUICE_ROOT/sluice-it/target/surefire-reports" "$dir/" 2>/dev/null || true
+  if ! compgen -G "$dir/surefire-reports/TEST-*.xml" >/dev/null; then
+    warn "run $k ran no test: does '$pattern' name a class (surefire's -Dtest syntax)?"
+    return 1
+  fi
   return "$rc"
 }
 
@@ -95,11 +100,6 @@ failed_tests() {
     ' "$report"
   done
 }
-
-if ((suite == 0)); then
-  info "Building once (mvn -B -q install -DskipTests)"
-  (cd "$SLUICE_ROOT" && mvn -B -q install -DskipTests) || die "the build failed"
-fi
 
 declare -A failures=()
 failed_runs=0

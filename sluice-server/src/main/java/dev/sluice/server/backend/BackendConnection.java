@@ -6,6 +6,7 @@ import dev.sluice.protocol.stream.ResponseTracker;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One logged-in connection to one backend server.
@@ -23,6 +24,9 @@ import java.util.ArrayDeque;
  * <p>Confined to one event loop (the client session's), so nothing here is synchronized.
  */
 public final class BackendConnection {
+    private static final AtomicLong SERIALS = new AtomicLong();
+
+    private final long serial = SERIALS.incrementAndGet();
     private final String nodeName;
     private final int nodeId;
     private final Channel channel;
@@ -40,7 +44,11 @@ public final class BackendConnection {
     private record Pending(ResponseKind kind, ResponseSink sink) {
     }
 
-    BackendConnection(String nodeName, int nodeId, Channel channel, HandshakeV10 greeting, long capabilities) {
+    /**
+     * A connection over {@code channel}, already logged in: {@link BackendConnector} makes these,
+     * and tests make them over an {@code EmbeddedChannel} to play a backend.
+     */
+    public BackendConnection(String nodeName, int nodeId, Channel channel, HandshakeV10 greeting, long capabilities) {
         this.nodeName = nodeName;
         this.nodeId = nodeId;
         this.channel = channel;
@@ -51,6 +59,14 @@ public final class BackendConnection {
 
     public String nodeName() {
         return nodeName;
+    }
+
+    /**
+     * Unique among every backend connection this process opens, never reused: what a statement id
+     * or a cursor the server gave is kept with, since those name something of this one connection.
+     */
+    public long serial() {
+        return serial;
     }
 
     public int nodeId() {

@@ -32,8 +32,10 @@ final class BackendFailures {
 
     /** The backend running the current command failed, {@code bytesForwarded} of its answer sent. */
     void duringCommand(BackendConnection backend, Throwable cause, long bytesForwarded) {
+        if (session.isClosed()) {
+            return;
+        }
         session.backends().remove(backend);
-        session.statements().forgetNode(backend.nodeId());
         CommandListener done = session.endRequest();
         boolean midResponse = bytesForwarded > 0 || session.streamsUploadTo(backend);
         ReadRetry again = midResponse ? null : retries.takeIfRanOn(backend.nodeId());
@@ -58,17 +60,17 @@ final class BackendFailures {
     }
 
     /**
-     * The server closed a backend between two commands (KILL, restart, wait_timeout). Its prepared
-     * statements went with it: their ids must not be sent to the connection that replaces it (they
-     * name other statements there, or none). An open transaction went with it too: going on with a
-     * new connection would commit the rest of it as if it were whole, so the client loses its
-     * connection, as it would going direct.
+     * A backend was lost while the client's command was not running on it (the server closed it
+     * between two commands — KILL, restart, wait_timeout —, it failed under one of Sluice's own
+     * requests, or it was found dead when next needed). Its prepared statements went with it, and
+     * no id of theirs can reach the connection that replaces it (see {@link PreparedStatement}).
+     * An open transaction went with it too: going on with a new connection would commit the rest
+     * of it as if it were whole, so the client loses its connection, as it would going direct.
      */
     void betweenCommands(BackendConnection backend) {
         if (session.isClosed()) {
             return;
         }
-        session.statements().forgetNode(backend.nodeId());
         if (isPrimary(backend.nodeId()) && (session.routing().inTransaction()
                 || ServerStatus.has(session.serverStatus(), ServerStatus.IN_TRANS))) {
             LOG.info("session {}: backend {} closed inside a transaction; closing the client connection",
@@ -83,7 +85,6 @@ final class BackendFailures {
      */
     void failedSessionCommand(BackendConnection backend) {
         session.backends().remove(backend);
-        session.statements().forgetNode(backend.nodeId());
         if (!isPrimary(backend.nodeId())) {
             session.routing().leave(backend.nodeId());
             LOG.debug("session {}: node {} failed a session command and left the session", session.connectionId(),

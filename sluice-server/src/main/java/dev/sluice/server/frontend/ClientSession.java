@@ -300,6 +300,15 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     }
 
     /**
+     * Sends a whole client command to that very connection and streams the response to the
+     * client: the packet names something of that connection only (a prepared statement's id).
+     */
+    void forwardOn(BackendConnection b, ByteBuf frame, ResponseKind kind, CommandListener listener) {
+        awaiting = true;
+        sendNow(b, frame, kind, listener);
+    }
+
+    /**
      * Keeps a copy of a read about to go to a replica outside a transaction: should the replica
      * fail before any byte of the answer reached the client, the read is routed again and the
      * client sees no error (SPEC §4). Taken before the packet is adapted to the node, so a retry
@@ -539,7 +548,6 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         }
         LOG.debug("session {}: replica {} is unreachable; leaving it", connectionId, b.nodeName());
         backends.remove(b);
-        statements.forgetNode(nodeId);
     }
 
     /** The login is complete: the session counts as live. */
@@ -587,7 +595,6 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
                 retiring.clear(id);
             } else if (b.pendingResponses() == 0) {
                 backends.remove(b);
-                statements.forgetNode(id);
                 retiring.clear(id);
             }
         }
@@ -639,18 +646,15 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         drain();
     }
 
-    /** Sends a command that gets no response (COM_STMT_SEND_LONG_DATA) and moves on. */
-    void sendWithoutResponse(NodeRef node, ByteBuf frame) {
-        awaiting = true;
-        withBackend(node, frame, b -> {
-            boolean more = payloadLength(frame) == Packets.MAX_PAYLOAD;
-            b.write(frame, !more);
-            if (more) {
-                continuationTarget = b;
-            }
-            awaiting = false;
-            drain();
-        });
+    /** Sends a command that gets no response (COM_STMT_SEND_LONG_DATA) to that connection and moves on. */
+    void sendWithoutResponse(BackendConnection b, ByteBuf frame) {
+        boolean more = payloadLength(frame) == Packets.MAX_PAYLOAD;
+        b.write(frame, !more);
+        if (more) {
+            continuationTarget = b;
+        }
+        awaiting = false;
+        drain();
     }
 
     /** The next client frame is an answer to an authentication exchange, not a command. */

@@ -26,14 +26,9 @@ class DiscardingSink implements ResponseSink {
     public void onComplete(BackendConnection backend, ResponseTracker tracker) {
     }
 
+    /** The connection failed under one of Sluice's own requests: for the session, it is lost between commands. */
     @Override
     public void onFailure(BackendConnection backend, Throwable cause) {
-        // The statements prepared on that connection went with it: a replacement connection must
-        // prepare them again, not be sent ids that name other statements there, or none (1243).
-        boolean current = session.backends().ready(backend.nodeId()) == backend;
-        session.backends().remove(backend);
-        if (current) {
-            session.statements().forgetNode(backend.nodeId());
-        }
+        session.backends().lost(backend);
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.packet.Packets;
+import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.protocol.stream.ResponseTracker;
 import dev.sluice.server.backend.BackendConnection;
@@ -13,6 +14,7 @@ import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The binary protocol's commands. The client sees one statement id; each backend that runs the
@@ -31,6 +33,7 @@ final class PreparedCommands {
     private static final int MAX_STATEMENTS = 16_382;
     private static final int ER_UNKNOWN_STMT_HANDLER = 1243;
     private static final int ER_MAX_PREPARED_STMT_COUNT_REACHED = 1461;
+    private static final int ER_LOST_BACKEND = 2013;
 
     private final ClientSession session;
 
@@ -38,25 +41,35 @@ final class PreparedCommands {
         this.session = session;
     }
 
-    /** Where a statement would run now: its replica if it is a read, else the session's first node. */
-    private NodeRef targetFor(PreparedStatement ps) {
+    /**
+     * Where a statement would run now: its replica if it is a read, else the session's first node;
+     * empty when no node can take it (no primary known, no readable replica).
+     */
+    private Optional<NodeRef> targetFor(PreparedStatement ps) {
         RouteDecision d = Router.routeExecute(ps.statement(), session.routing(), session.endpoint().view(),
                 session.endpoint());
         if (d instanceof RouteDecision.ToReplica r) {
             Optional<NodeRef> n = session.proxy().node(r.nodeId());
             if (n.isPresent()) {
-                return n.get();
+                return n;
             }
         }
-        return session.firstNode().orElseThrow(() -> new IllegalStateException("no node"));
+        return session.firstNode();
+    }
+
+    private void noNodeFor(ByteBuf frame) {
+        frame.release();
+        session.replyError(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL, "no node of endpoint '"
+                + session.endpoint().name() + "' can take this statement now (no primary known, no readable "
+                + "replica); retry when the cluster has recovered");
     }
 
     /** What makes an EXECUTE fit a node: the statement prepared there, its id and parameter types in the packet. */
     private Binding bindingFor(PreparedStatement ps) {
-        return (node, frame, send) -> onPrepared(node, ps, frame, backendId -> {
-            ByteBuf out = withParamTypes(frame, ps, node.id());
+        return (node, frame, send) -> onPrepared(node, ps, frame, (b, backendId) -> {
+            ByteBuf out = withParamTypes(frame, ps, b);
             out.setIntLE(out.readerIndex() + ID_OFFSET, backendId);
-            send.accept(out);
+            send.accept(b, out);
         });
     }
 
@@ -75,16 +88,24 @@ final class PreparedCommands {
         // Statement ids live on one backend connection: with a transaction pool the session keeps its own.
         session.lockToBackends();
         PreparedStatement ps = new PreparedStatement(clientId, original, sql, Commands.classify(frame));
-        sendPrepare(ps, clientId, frame, targetFor(ps));
+        sendPrepare(ps, clientId, frame);
     }
 
-    /** Prepares on {@code target}; a failure there before it answered prepares it on the next target. */
-    private void sendPrepare(PreparedStatement ps, int clientId, ByteBuf frame, NodeRef target) {
-        session.keepPrepareForRetry(frame, target.id(), again -> sendPrepare(ps, clientId, again, targetFor(ps)));
+    /** Prepares where the statement would run; a failure there before it answered prepares it on the next node. */
+    private void sendPrepare(PreparedStatement ps, int clientId, ByteBuf frame) {
+        Optional<NodeRef> found = targetFor(ps);
+        if (found.isEmpty()) {
+            noNodeFor(frame);
+            return;
+        }
+        NodeRef target = found.get();
+        session.keepPrepareForRetry(frame, target.id(), again -> sendPrepare(ps, clientId, again));
         session.forward(target, frame, ResponseKind.PREPARE, new CommandListener() {
+            private int backendId = -1;
+
             @Override
             public void onPrepareOk(ByteBuf buf, int payloadIndex, int length) {
-                ps.preparedOn(target.id(), buf.getIntLE(payloadIndex + 1));
+                backendId = buf.getIntLE(payloadIndex + 1);
                 ps.paramCount(buf.getUnsignedShortLE(payloadIndex + 7));
                 buf.setIntLE(payloadIndex + 1, clientId);
                 session.statements().add(ps);
@@ -92,8 +113,10 @@ final class PreparedCommands {
 
             @Override
             public void onComplete(BackendConnection backend, ResponseTracker tracker) {
-                if (tracker.endedWithError()) {
+                if (tracker.endedWithError() || backendId < 0) {
                     session.statements().prepareFailed();
+                } else {
+                    ps.preparedOn(backend, backendId);
                 }
             }
         });
@@ -109,17 +132,24 @@ final class PreparedCommands {
         CommandListener own = !cursor ? CommandListener.NONE : new CommandListener() {
             @Override
             public void onComplete(BackendConnection backend, ResponseTracker tracker) {
-                ps.cursorNode(backend.nodeId());
+                ps.cursorOn(backend);
             }
         };
         ResponseKind kind = cursor ? ResponseKind.RESULT_WITH_CURSOR : ResponseKind.RESULT;
         RouteDecision decision;
-        if (ps.longDataNode() >= 0) {
-            // Long data already went to one node: the statement must run there.
-            int node = ps.longDataNode();
+        PreparedStatement.Place longData = ps.longData();
+        if (!longData.isNone()) {
+            // Long data already went to one connection: the statement must run there.
+            ps.longDataUsed();
+            int node = longData.nodeId();
+            if (!longData.is(session.backends().ready(node))) {
+                frame.release();
+                session.replyError(ER_LOST_BACKEND, "HY000", "The long data sent for statement (" + ps.clientId()
+                        + ") was lost with Sluice's connection to its backend; send it again, then execute");
+                return;
+            }
             boolean primary = session.endpoint().view().topology().primary().map(p -> p.id() == node).orElse(false);
             decision = primary ? RouteDecision.primary(RouteReason.WRITE) : RouteDecision.replica(node, RouteReason.READ);
-            ps.longDataNode(-1);
         } else {
             decision = Router.routeExecute(ps.statement(), session.routing(), session.endpoint().view(),
                     session.endpoint());
@@ -135,26 +165,30 @@ final class PreparedCommands {
             return;
         }
         PreparedStatement ps = found.get();
-        NodeRef target = ps.longDataNode() >= 0 ? session.proxy().node(ps.longDataNode()).orElseGet(() -> targetFor(ps))
-                : targetFor(ps);
-        ps.longDataNode(target.id());
+        PreparedStatement.Place longData = ps.longData();
+        Optional<NodeRef> where = longData.isNone() ? targetFor(ps)
+                : session.proxy().node(longData.nodeId()).or(() -> targetFor(ps));
+        if (where.isEmpty()) {
+            // COM_STMT_SEND_LONG_DATA has no answer: the EXECUTE that follows will say what went wrong.
+            frame.release();
+            return;
+        }
+        NodeRef target = where.get();
         session.holdCommand();
-        onPrepared(target, ps, frame, backendId -> {
+        onPrepared(target, ps, frame, (b, backendId) -> {
+            ps.longDataOn(b);
             frame.setIntLE(frame.readerIndex() + ID_OFFSET, backendId);
-            session.sendWithoutResponse(target, frame);
+            session.sendWithoutResponse(b, frame);
         });
     }
 
     void close(ByteBuf frame) {
         int clientId = frame.getIntLE(frame.readerIndex() + ID_OFFSET);
         session.statements().remove(clientId).ifPresent(ps -> {
-            for (Map.Entry<Integer, Integer> e : ps.backendIds().entrySet()) {
-                BackendConnection b = session.backends().ready(e.getKey());
-                if (b != null) {
-                    ByteBuf copy = frame.copy();
-                    copy.setIntLE(copy.readerIndex() + ID_OFFSET, e.getValue());
-                    b.write(copy, true);
-                }
+            for (Map.Entry<BackendConnection, Integer> e : heldBy(ps).entrySet()) {
+                ByteBuf copy = frame.copy();
+                copy.setIntLE(copy.readerIndex() + ID_OFFSET, e.getValue());
+                e.getKey().write(copy, true);
             }
         });
         frame.release();
@@ -166,29 +200,36 @@ final class PreparedCommands {
             return;
         }
         PreparedStatement ps = found.get();
-        ps.longDataNode(-1);
-        Integer answering = null;
-        for (Map.Entry<Integer, Integer> e : ps.backendIds().entrySet()) {
-            BackendConnection b = session.backends().ready(e.getKey());
-            if (b == null) {
-                continue;
-            }
+        ps.longDataUsed();
+        BackendConnection answering = null;
+        for (Map.Entry<BackendConnection, Integer> e : heldBy(ps).entrySet()) {
             if (answering == null) {
                 answering = e.getKey();
+                frame.setIntLE(frame.readerIndex() + ID_OFFSET, e.getValue());
                 continue;
             }
             ByteBuf copy = frame.copy();
             copy.setIntLE(copy.readerIndex() + ID_OFFSET, e.getValue());
-            b.send(copy, ResponseKind.SINGLE, new DiscardingSink(session));
+            e.getKey().send(copy, ResponseKind.SINGLE, new DiscardingSink(session));
         }
         if (answering == null) {
             frame.release();
             session.replyOk();
             return;
         }
-        frame.setIntLE(frame.readerIndex() + ID_OFFSET, ps.backendId(answering));
-        session.forward(session.proxy().node(answering).orElseThrow(), frame, ResponseKind.SINGLE,
-                CommandListener.NONE);
+        session.forwardOn(answering, frame, ResponseKind.SINGLE, CommandListener.NONE);
+    }
+
+    /** The session's connections that hold {@code ps}, with its id on each. */
+    private Map<BackendConnection, Integer> heldBy(PreparedStatement ps) {
+        Map<BackendConnection, Integer> held = new java.util.LinkedHashMap<>();
+        for (Map.Entry<Integer, PreparedStatement.OnConnection> e : ps.preparedByNode().entrySet()) {
+            BackendConnection b = session.backends().ready(e.getKey());
+            if (b != null && b.serial() == e.getValue().connectionSerial()) {
+                held.put(b, e.getValue().backendId());
+            }
+        }
+        return held;
     }
 
     void fetch(ByteBuf frame) {
@@ -197,15 +238,16 @@ final class PreparedCommands {
             return;
         }
         PreparedStatement ps = found.get();
-        Optional<NodeRef> node = ps.cursorNode() < 0 ? Optional.empty() : session.proxy().node(ps.cursorNode());
-        Integer backendId = node.map(n -> ps.backendId(n.id())).orElse(null);
-        if (node.isEmpty() || backendId == null || session.backends().ready(node.get().id()) == null) {
+        PreparedStatement.Place cursor = ps.cursor();
+        BackendConnection b = cursor.isNone() ? null : session.backends().ready(cursor.nodeId());
+        OptionalInt backendId = cursor.is(b) ? ps.idOn(b) : OptionalInt.empty();
+        if (backendId.isEmpty()) {
             frame.release();
             session.replyError(1421, "HY000", "The statement (" + ps.clientId() + ") has no open cursor.");
             return;
         }
-        frame.setIntLE(frame.readerIndex() + ID_OFFSET, backendId);
-        session.forward(node.get(), frame, ResponseKind.FETCH, CommandListener.NONE);
+        frame.setIntLE(frame.readerIndex() + ID_OFFSET, backendId.getAsInt());
+        session.forwardOn(b, frame, ResponseKind.FETCH, CommandListener.NONE);
     }
 
     private Optional<PreparedStatement> lookup(ByteBuf frame, String where) {
@@ -219,18 +261,22 @@ final class PreparedCommands {
         return ps;
     }
 
-    /** Runs {@code then} with the backend's id for {@code ps} on {@code node}, preparing it there first if needed. */
-    private void onPrepared(NodeRef node, PreparedStatement ps, ByteBuf frame, java.util.function.IntConsumer then) {
-        Integer known = ps.backendId(node.id());
-        if (known != null && session.backends().ready(node.id()) != null) {
-            then.accept(known);
+    /**
+     * Runs {@code then} with the session's connection to {@code node} and the statement's id on
+     * it, preparing it there first if that connection does not have it.
+     */
+    private void onPrepared(NodeRef node, PreparedStatement ps, ByteBuf frame, PreparedOn then) {
+        BackendConnection ready = session.backends().ready(node.id());
+        OptionalInt known = ready == null ? OptionalInt.empty() : ps.idOn(ready);
+        if (known.isPresent()) {
+            then.accept(ready, known.getAsInt());
             return;
         }
         session.holdCommand();
         session.withBackend(node, frame, b -> {
-            Integer again = ps.backendId(node.id());
-            if (again != null) {
-                then.accept(again);
+            OptionalInt again = ps.idOn(b);
+            if (again.isPresent()) {
+                then.accept(b, again.getAsInt());
                 return;
             }
             ByteBuf prepare = b.channel().alloc().buffer(ps.prepareFrame().length).writeBytes(ps.prepareFrame());
@@ -239,11 +285,17 @@ final class PreparedCommands {
         });
     }
 
+    /** What runs once a statement is prepared on a connection: the connection and its id there. */
+    @FunctionalInterface
+    interface PreparedOn {
+        void accept(BackendConnection backend, int backendStatementId);
+    }
+
     /**
-     * The EXECUTE to send to {@code nodeId}: the client's own packet, or — when it leaves out the
-     * parameter types and that backend has not seen them — a copy with the types put back.
+     * The EXECUTE to send to {@code b}: the client's own packet, or — when it leaves out the
+     * parameter types and that connection has not seen them — a copy with the types put back.
      */
-    private ByteBuf withParamTypes(ByteBuf frame, PreparedStatement ps, int nodeId) {
+    private ByteBuf withParamTypes(ByteBuf frame, PreparedStatement ps, BackendConnection b) {
         int n = ps.paramCount();
         if (n == 0 || frame.getUnsignedByte(frame.readerIndex() + Packets.HEADER_SIZE) != 0x17) {
             return frame;
@@ -259,10 +311,10 @@ final class PreparedCommands {
             }
             byte[] types = new byte[2 * n];
             frame.getBytes(boundFlagAt + 1, types);
-            ps.paramTypes(types, nodeId);
+            ps.paramTypes(types, b);
             return frame;
         }
-        if (ps.paramTypes() == null || ps.typesKnownBy(nodeId)) {
+        if (ps.paramTypes() == null || ps.typesKnownBy(b)) {
             return frame;
         }
         byte[] types = ps.paramTypes();
@@ -277,7 +329,7 @@ final class PreparedCommands {
         out.writeByte(1).writeBytes(types);
         out.writeBytes(frame, boundFlagAt + 1, frame.writerIndex() - boundFlagAt - 1);
         frame.release();
-        ps.typesSentTo(nodeId);
+        ps.typesSentTo(b);
         return out;
     }
 
@@ -286,7 +338,7 @@ final class PreparedCommands {
         private final BackendConnection backend;
         private final PreparedStatement ps;
         private final ByteBuf heldFrame;
-        private final java.util.function.IntConsumer then;
+        private final PreparedOn then;
         private int backendId = -1;
         private BackendException.ServerError error;
 
@@ -294,7 +346,7 @@ final class PreparedCommands {
         private final Runnable again;
 
         PrepareOnBackend(ClientSession session, BackendConnection backend, PreparedStatement ps, ByteBuf heldFrame,
-                java.util.function.IntConsumer then, Runnable again) {
+                PreparedOn then, Runnable again) {
             super(session);
             this.backend = backend;
             this.ps = ps;
@@ -330,8 +382,8 @@ final class PreparedCommands {
                 return;
             }
             if (backendId >= 0 && error == null) {
-                ps.preparedOn(backend.nodeId(), backendId);
-                then.accept(backendId);
+                ps.preparedOn(backend, backendId);
+                then.accept(backend, backendId);
                 return;
             }
             heldFrame.release();
@@ -341,12 +393,14 @@ final class PreparedCommands {
             session().commandFailed(e.code(), e.sqlState(), e.message());
         }
 
+        /**
+         * The connection failed before the client's command was sent on it: for the session, the
+         * command failed there before any byte of its answer — a read is retried elsewhere.
+         */
         @Override
         public void onFailure(BackendConnection b, Throwable cause) {
-            super.onFailure(b, cause);
             heldFrame.release();
-            session().commandFailed(2013, "HY000", "Lost connection to backend '" + b.nodeName()
-                    + "' while preparing the statement there; retry");
+            session().onBackendFailure(b, cause, 0);
         }
     }
 }

@@ -48,13 +48,6 @@ final class PreparedStatements {
         return byId.values();
     }
 
-    /** A backend connection was lost: its statement ids are gone with it. */
-    void forgetNode(int nodeId) {
-        for (PreparedStatement ps : byId.values()) {
-            ps.forget(nodeId);
-        }
-    }
-
     void clear() {
         byId.clear();
         lastPrepared = 0;

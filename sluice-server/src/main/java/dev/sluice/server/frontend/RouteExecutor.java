@@ -135,7 +135,7 @@ final class RouteExecutor {
             session.forward(node, frame, kind, listener.with(own, traceless));
         } else {
             session.holdCommand();
-            binding.bind(node, frame, bound -> session.forward(node, bound, kind, listener.with(own, traceless)));
+            binding.bind(node, frame, (b, bound) -> session.forwardOn(b, bound, kind, listener.with(own, traceless)));
         }
     }
 
@@ -164,7 +164,7 @@ final class RouteExecutor {
             session.forward(node, frame, kind, listener.with(own, traceless));
         } else {
             session.holdCommand();
-            binding.bind(node, frame, bound -> session.forward(node, bound, kind, listener.with(own, traceless)));
+            binding.bind(node, frame, (b, bound) -> session.forwardOn(b, bound, kind, listener.with(own, traceless)));
         }
     }
 

@@ -90,18 +90,32 @@ final class SessionBackends {
         return endpoint.pool(loop, connector);
     }
 
-    /** The node's connection if it is open and usable. */
+    /**
+     * The node's connection if it is open and usable. One found dead (its close not yet heard of:
+     * the channel turns inactive before its close event runs) is {@linkplain #lost lost} here.
+     */
     BackendConnection ready(int nodeId) {
         BackendConnection b = open.get(nodeId);
         if (b != null && !b.isUsable()) {
-            open.remove(nodeId);
-            endpoint.backendClosed(nodeId);
-            if (mode() != ConnectionPoolMode.NONE) {
-                pool().discard(b);
-            }
+            lost(b);
             return null;
         }
         return b;
+    }
+
+    /**
+     * A connection of the session is gone outside the client's command: the server closed it, it
+     * failed under one of Sluice's own requests, or it was found dead. Every such path ends here,
+     * and the session hears of it once (the {@code lost} callback).
+     */
+    void lost(BackendConnection b) {
+        if (open.remove(b.nodeId(), b)) {
+            endpoint.backendClosed(b.nodeId());
+            if (mode() != ConnectionPoolMode.NONE) {
+                pool().discard(b);
+            }
+            lost.accept(b);
+        }
     }
 
     Collection<BackendConnection> all() {
@@ -114,6 +128,9 @@ final class SessionBackends {
 
     /** Opens (or takes from the pool) a connection to {@code node} carrying the session's state. */
     Future<BackendConnection> open(NodeRef node) {
+        if (closed) {
+            return loop.newFailedFuture(new BackendException("session closed"));
+        }
         Promise<BackendConnection> existing = opening.get(node.id());
         if (existing != null) {
             return existing;
@@ -235,15 +252,7 @@ final class SessionBackends {
     }
 
     private void watch(BackendConnection b) {
-        b.onLostWhileIdle(() -> {
-            if (open.remove(b.nodeId(), b)) {
-                endpoint.backendClosed(b.nodeId());
-                if (mode() != ConnectionPoolMode.NONE) {
-                    pool().discard(b);
-                }
-                lost.accept(b);
-            }
-        });
+        b.onLostWhileIdle(() -> lost(b));
     }
 
     /** Drops a connection that failed or must not be used any more. */
@@ -298,6 +307,8 @@ final class SessionBackends {
     }
 
     private boolean statesForgotten;
+    /** The session ended: nothing is opened for it any more. */
+    private boolean closed;
 
     /**
      * The session ends. Without a pool its connections close; with one they go back to it. One
@@ -310,6 +321,7 @@ final class SessionBackends {
      * another client).
      */
     void closeAll(boolean carriesOnlyTrackedState) {
+        closed = true;
         boolean pooled = mode() != ConnectionPoolMode.NONE;
         String tag = state.stateTag();
         for (BackendConnection b : open.values()) {
