@@ -82,7 +82,7 @@ build_bench_if_needed() {
     [[ -n "$newer" ]] || return 0
   fi
   info "Building sluice-bench/target/benchmarks.jar"
-  (cd "$SLUICE_ROOT" && mvn -B -q -o install -DskipTests -pl sluice-protocol,sluice-routing,sluice-bench) ||
+  (cd "$SLUICE_ROOT" && mvn -B -q -o package -DskipTests -pl sluice-bench -am) ||
     die "the build failed"
 }
 

@@ -506,48 +506,62 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     /**
      * The monitor found a replica unreachable: the session stops waiting on it. A read sent there
      * whose answer has not started is routed again (its connection is closed, which fails it into
-     * {@link #onBackendFailure}, and the read is retried on another node — SPEC §4); an idle
+     * {@link #onBackendFailure}, and the read is retried on another node — SPEC §4); a connection
+     * still being opened there is given up, and what waited for it goes elsewhere; an idle
      * connection is dropped, so nothing is ever sent to the hung node again. An answer already
-     * streaming to the client is left alone: its bytes show the node was alive a moment ago, and
-     * cutting it would cost the client its connection whenever the monitor's check is merely slow.
-     * The primary is not treated so: a write sent there may have run, and only its own connection
-     * can tell.
+     * streaming to the client is cut only once it stops coming (see {@link #cutIfStalled}). The
+     * primary is not treated so: a write sent there may have run, and only its own connection can
+     * tell.
      */
     @Override
     public void leaveUnreachableReplica(int nodeId) {
-        client.eventLoop().execute(() -> leaveIfUnreachable(nodeId, true));
+        client.eventLoop().execute(() -> leaveIfUnreachable(nodeId));
     }
 
-    /**
-     * A command in progress is given one monitor interval before it is abandoned: under a
-     * saturated CPU the monitor's timeout can fire for a node that answers a moment later, and
-     * abandoning the reads waiting there on every such flap cost sysbench malformed answers
-     * (seen with prepared statements, cause not found — see the closing note of issue 5). An
-     * idle connection is dropped at once.
-     */
-    private void leaveIfUnreachable(int nodeId, boolean mayWait) {
-        if (closed) {
-            return;
-        }
+    private boolean unreachableReplica(int nodeId) {
         Optional<dev.sluice.routing.topology.Node> node = endpoint.view().topology().node(nodeId);
-        if (node.isEmpty() || node.get().isPrimary() || node.get().state().reachable()) {
+        return node.isPresent() && !node.get().isPrimary() && !node.get().state().reachable();
+    }
+
+    private void leaveIfUnreachable(int nodeId) {
+        if (closed || !unreachableReplica(nodeId)) {
             return;
         }
+        backends.abandonOpening(nodeId, "replica '" + endpoint.view().topology().node(nodeId).get().name()
+                + "' stopped answering the monitor");
         BackendConnection b = backends.ready(nodeId);
         if (b == null) {
             return;
         }
-        if (awaiting && mayWait) {
-            client.eventLoop().schedule(() -> leaveIfUnreachable(nodeId, false),
-                    proxy.config().monitor().interval().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-            return;
-        }
-        boolean streaming = awaiting && forwarder.source() == b && forwarder.bytesForwarded() > 0;
-        if (streaming) {
+        if (awaiting && forwarder.source() == b && forwarder.bytesForwarded() > 0) {
+            cutIfStalled(b, forwarder.bytesForwarded());
             return;
         }
         LOG.debug("session {}: replica {} is unreachable; leaving it", connectionId, b.nodeName());
         backends.remove(b);
+    }
+
+    /**
+     * An answer streaming from a replica the monitor found unreachable: its bytes show the node was
+     * alive a moment ago, and cutting it costs the client its connection, so it is left to finish
+     * while it makes progress. If nothing more comes for the monitor's query timeout — the node
+     * hangs in the middle of it — it is cut: a lost connection is better than one that waits for
+     * ever. A client too slow to take more is not the node's fault, and is waited for.
+     */
+    private void cutIfStalled(BackendConnection b, long forwardedBefore) {
+        client.eventLoop().schedule(() -> {
+            if (closed || !awaiting || forwarder.source() != b || backends.ready(b.nodeId()) != b
+                    || !unreachableReplica(b.nodeId())) {
+                return;
+            }
+            if (client.isWritable() && forwarder.bytesForwarded() == forwardedBefore) {
+                LOG.info("session {}: replica {} stopped in the middle of an answer; ending the client connection",
+                        connectionId, b.nodeName());
+                backends.remove(b);
+                return;
+            }
+            cutIfStalled(b, forwarder.bytesForwarded());
+        }, proxy.config().monitor().queryTimeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** The login is complete: the session counts as live. */

@@ -50,6 +50,8 @@ final class SessionBackends {
     private final BackendState state;
     private final Map<Integer, BackendConnection> open = new HashMap<>();
     private final Map<Integer, Promise<BackendConnection>> opening = new HashMap<>();
+    /** Connections logged in and still being given the session's state, by node. */
+    private final Map<Integer, BackendConnection> preparing = new HashMap<>();
 
     /** {@code lost} hears of a session backend that the server closed between two commands. */
     SessionBackends(EventLoop loop, BackendConnector connector, EndpointRuntime endpoint, SluiceMetrics metrics,
@@ -143,7 +145,7 @@ final class SessionBackends {
         got.addListener(f -> {
             if (!f.isSuccess()) {
                 metrics.backendConnect(node.name(), false);
-                opening.remove(node.id());
+                opening.remove(node.id(), done);
                 done.tryFailure(f.cause());
                 return;
             }
@@ -151,9 +153,16 @@ final class SessionBackends {
             if (b.stateTag() == null) {
                 metrics.backendConnect(node.name(), true);
             }
+            if (done.isDone()) {
+                // Given up while logging in (the node stopped answering, or the session ended).
+                giveBack(b, pooled);
+                return;
+            }
             String tag = state.stateTag();
+            preparing.put(node.id(), b);
             prepare(b, node.id(), tag).whenComplete((ok, error) -> loop.execute(() -> {
-                opening.remove(node.id());
+                preparing.remove(node.id(), b);
+                opening.remove(node.id(), done);
                 if (error != null) {
                     if (pooled) {
                         pool().discard(b);
@@ -163,23 +172,48 @@ final class SessionBackends {
                     // The server's own error (Unknown database …) reaches the client as it is.
                     done.tryFailure(error instanceof java.util.concurrent.CompletionException c && c.getCause() != null
                             ? c.getCause() : error);
-                } else if (!done.isDone()) {
-                    b.stateTag(tag);
-                    watch(b);
-                    open.put(node.id(), b);
-                    endpoint.backendOpened(node.id());
-                    if (pooled) {
-                        pool().logins().accepted(node.id(), key(), state.schema());
-                    }
-                    done.trySuccess(b);
-                } else if (pooled) {
-                    pool().release(b, key());
-                } else {
-                    b.close();
+                    return;
                 }
+                b.stateTag(tag);
+                if (done.isDone()) {
+                    giveBack(b, pooled);
+                    return;
+                }
+                watch(b);
+                open.put(node.id(), b);
+                endpoint.backendOpened(node.id());
+                if (pooled) {
+                    pool().logins().accepted(node.id(), key(), state.schema());
+                }
+                done.trySuccess(b);
             }));
         });
         return done;
+    }
+
+    /** A connection nobody waits for any more: back to the pool with the state its tag names, or closed. */
+    private void giveBack(BackendConnection b, boolean pooled) {
+        if (pooled && b.isUsable()) {
+            pool().release(b, key());
+        } else {
+            b.close();
+        }
+    }
+
+    /**
+     * Gives up a connection to {@code nodeId} still being opened (the node stopped answering):
+     * whoever waits for it hears it failed now, not at the login's timeout, and a connection
+     * already logged in but still receiving the session's state is closed.
+     */
+    void abandonOpening(int nodeId, String why) {
+        Promise<BackendConnection> waiting = opening.remove(nodeId);
+        if (waiting != null) {
+            waiting.tryFailure(new BackendException(why));
+        }
+        BackendConnection half = preparing.remove(nodeId);
+        if (half != null) {
+            half.close();
+        }
     }
 
     /**
