@@ -175,6 +175,16 @@ public final class SandboxCluster {
         }
     }
 
+    /** One value (tab-separated columns of the first row) of a query run as root on the node's socket. */
+    public String rootQuery(SandboxNode node, String sql) {
+        return rootClient.query(node, sql);
+    }
+
+    /** What is wrong with replication now (a writable replica, a stopped thread …); empty when healthy. */
+    public List<String> replicationProblems() {
+        return topology.problems();
+    }
+
     /** {@code @@server_id} as the node reports it. */
     public long serverIdOf(SandboxNode node) {
         return Long.parseLong(queryString(node, "SELECT @@server_id"));

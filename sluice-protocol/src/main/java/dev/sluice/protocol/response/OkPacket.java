@@ -11,6 +11,7 @@ import dev.sluice.protocol.MalformedPacketException;
 import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.packet.Packets;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -189,6 +190,58 @@ public record OkPacket(long affectedRows, long lastInsertId, int statusFlags, in
      */
     public static java.util.Optional<String> sessionTrackedVariable(ByteBuf payload, long caps, String name) {
         return SessionTrackScanner.findSystemVariable(payload, caps, name);
+    }
+
+    /**
+     * The OK packet at {@code packetIndex} of {@code buf} (header included), laid out for a client
+     * that did not negotiate CLIENT_SESSION_TRACK although the server's connection did: the same
+     * packet without its session state changes and without the SERVER_SESSION_STATE_CHANGED flag,
+     * the info kept (length-encoded, and only when not empty, as the server sends it to such a
+     * client). The byte a client reads is then the one the server would have sent it directly.
+     * Protocol 4.1 layout; returns a new buffer, {@code buf} is left as it is.
+     */
+    public static ByteBuf withoutSessionState(ByteBuf buf, int packetIndex, ByteBufAllocator alloc) {
+        int payload = packetIndex + Packets.HEADER_SIZE;
+        int end = payload + Packets.payloadLength(buf, packetIndex);
+        int status = statusIndex(buf.slice(payload, end - payload), CLIENT_PROTOCOL_41) + payload;
+        int afterWarnings = status + 4;
+        if (afterWarnings > end) {
+            throw new MalformedPacketException("OK packet: warning count missing");
+        }
+        int infoLength = 0;
+        int infoPrefix = 0;
+        if (afterWarnings < end) {
+            infoPrefix = LengthEncoded.encodedSizeAt(buf, afterWarnings);
+            long length = LengthEncoded.getIntegerAt(buf, afterWarnings);
+            if (length < 0 || afterWarnings + infoPrefix + length > end) {
+                throw new MalformedPacketException("OK packet: info longer than the packet");
+            }
+            infoLength = (int) length;
+        }
+        int kept = afterWarnings - payload + (infoLength > 0 ? infoPrefix + infoLength : 0);
+        ByteBuf out = alloc.buffer(Packets.HEADER_SIZE + kept);
+        out.writeMediumLE(kept).writeByte(Packets.sequenceId(buf, packetIndex));
+        out.writeBytes(buf, payload, status - payload);
+        out.writeShortLE(buf.getUnsignedShortLE(status) & ~ServerStatus.SESSION_STATE_CHANGED);
+        out.writeBytes(buf, status + 2, 2);
+        if (infoLength > 0) {
+            out.writeBytes(buf, afterWarnings, infoPrefix + infoLength);
+        }
+        return out;
+    }
+
+    /** {@link #withoutSessionState(ByteBuf, int, ByteBufAllocator)} of a payload alone (no packet header). */
+    public static byte[] payloadWithoutSessionState(byte[] payload) {
+        ByteBuf packet = Unpooled.buffer(Packets.HEADER_SIZE + payload.length);
+        packet.writeMediumLE(payload.length).writeByte(0).writeBytes(payload);
+        ByteBuf out = withoutSessionState(packet, 0, io.netty.buffer.UnpooledByteBufAllocator.DEFAULT);
+        try {
+            byte[] stripped = new byte[out.readableBytes() - Packets.HEADER_SIZE];
+            out.getBytes(Packets.HEADER_SIZE, stripped);
+            return stripped;
+        } finally {
+            out.release();
+        }
     }
 
     /** Offset of the status flags in {@code payload}, or -1 when the layout has none. */

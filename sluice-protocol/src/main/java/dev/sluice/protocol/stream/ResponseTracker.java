@@ -40,6 +40,9 @@ public final class ResponseTracker {
     private static final int EOF_MAX_LENGTH = 9;
     private static final int STATUS_MORE_RESULTS = 0x0008;
     private static final int STATUS_CURSOR_EXISTS = 0x0040;
+    private static final int STATUS_SESSION_STATE_CHANGED = 0x4000;
+    /** Offset of the status flags in an EOF payload: 0xFE, warnings (2), status (2). */
+    private static final int EOF_STATUS_OFFSET = 3;
     private static final int STATUS_UNKNOWN = -1;
 
     private enum Phase { IDLE, FIRST, COLUMNS, COLUMNS_EOF, ROWS, PREPARE_FIRST, PREPARE_PARAMS,
@@ -60,6 +63,12 @@ public final class ResponseTracker {
     private long resultRows = -1;
     private boolean localInfile;
     private boolean error;
+    /** The client did not negotiate session tracking: OK packets reporting session state are rewritten. */
+    private boolean stripSessionState;
+    /** The OK just settled reports session state the client did not ask for. */
+    private boolean okToRewrite;
+    /** Start of a settled OK packet to forward rewritten (see {@link #takeRewrite()}); -1 when none. */
+    private int rewriteAt = -1;
 
     public ResponseTracker(boolean deprecateEof) {
         this.deprecateEof = deprecateEof;
@@ -67,7 +76,21 @@ public final class ResponseTracker {
 
     /** Arms the tracker for the answer to the command just sent. */
     public void expect(ResponseKind kind, ResponseListener listener) {
+        expect(kind, listener, false);
+    }
+
+    /**
+     * Arms the tracker; with {@code stripSessionState} (the answer goes to a client that did not
+     * negotiate CLIENT_SESSION_TRACK, while the connection did) every OK packet that reports
+     * session state is pointed out, once settled, for the caller to forward rewritten (see
+     * {@link #takeRewrite()}), and the SERVER_SESSION_STATE_CHANGED flag of EOF packets is cleared
+     * in place.
+     */
+    public void expect(ResponseKind kind, ResponseListener listener, boolean stripSessionState) {
         this.listener = listener;
+        this.stripSessionState = stripSessionState;
+        this.okToRewrite = false;
+        this.rewriteAt = -1;
         this.cursorRequested = kind == ResponseKind.RESULT_WITH_CURSOR;
         this.passThrough = 0;
         this.continued = false;
@@ -120,6 +143,17 @@ public final class ResponseTracker {
         return error;
     }
 
+    /**
+     * The start of the OK packet, settled by the last {@link #scan}, that must reach the client
+     * without its session state ({@code OkPacket.withoutSessionState}); -1 when there is none.
+     * A scan stops right after such a packet, so it is always the last one settled.
+     */
+    public int takeRewrite() {
+        int at = rewriteAt;
+        rewriteAt = -1;
+        return at;
+    }
+
     /** Marks the tracker idle after its completed response was consumed. */
     public void reset() {
         phase = Phase.IDLE;
@@ -168,6 +202,12 @@ public final class ResponseTracker {
                     break;
                 }
                 inspect(buf, i + HEADER, length, first);
+                if (okToRewrite) {
+                    okToRewrite = false;
+                    rewriteAt = i;
+                    i += HEADER + length;
+                    break;
+                }
                 i += HEADER + length;
             } else {
                 i += HEADER;
@@ -258,12 +298,9 @@ public final class ResponseTracker {
             case PREPARE_COLUMNS_EOF -> phase = Phase.DONE;
             case SINGLE -> {
                 if (first == OK) {
-                    lastStatus = okStatus(buf, payload, length);
-                    lastWarnings = okWarnings(buf, payload, length);
-                    listener.onOk(buf, payload, length);
+                    settledOk(buf, payload, length);
                 } else if (first == EOF && length < EOF_MAX_LENGTH) {
-                    lastStatus = eofStatus(buf, payload, length);
-                    lastWarnings = eofWarnings(buf, payload, length);
+                    settledEof(buf, payload, length);
                 }
                 phase = Phase.DONE;
             }
@@ -272,11 +309,17 @@ public final class ResponseTracker {
         }
     }
 
+    /** An OK packet, settled: its status and warnings read, the listener told. */
+    private void settledOk(ByteBuf buf, int payload, int length) {
+        lastStatus = okStatus(buf, payload, length);
+        lastWarnings = okWarnings(buf, payload, length);
+        listener.onOk(buf, payload, length);
+        okToRewrite = stripSessionState && (lastStatus & STATUS_SESSION_STATE_CHANGED) != 0;
+    }
+
     private void inspectFirst(ByteBuf buf, int payload, int length, int first) {
         if (first == OK) {
-            lastStatus = okStatus(buf, payload, length);
-            lastWarnings = okWarnings(buf, payload, length);
-            listener.onOk(buf, payload, length);
+            settledOk(buf, payload, length);
             phase = (lastStatus & STATUS_MORE_RESULTS) != 0 ? Phase.FIRST : Phase.DONE;
         } else if (first == LOCAL_INFILE) {
             localInfile = true;
@@ -318,14 +361,29 @@ public final class ResponseTracker {
     /** Status of a terminator: OK layout under DEPRECATE_EOF, EOF layout otherwise. */
     private int terminatorStatus(ByteBuf buf, int payload, int length, int first) {
         if (first == EOF && length < EOF_MAX_LENGTH) {
-            lastStatus = eofStatus(buf, payload, length);
-            lastWarnings = eofWarnings(buf, payload, length);
+            settledEof(buf, payload, length);
         } else {
-            lastStatus = okStatus(buf, payload, length);
-            lastWarnings = okWarnings(buf, payload, length);
-            listener.onOk(buf, payload, length);
+            settledOk(buf, payload, length);
         }
         return lastStatus;
+    }
+
+    /**
+     * An EOF packet, settled. A 5-byte EOF has no room for session state; only its flag, which
+     * a client that did not ask for tracking never sees from a server, is cleared in place. The
+     * 0xFE OK that ends a result set under DEPRECATE_EOF is read by the EOF layout for its status
+     * (its first fields are one byte each) and rewritten like any OK.
+     */
+    private void settledEof(ByteBuf buf, int payload, int length) {
+        lastStatus = eofStatus(buf, payload, length);
+        lastWarnings = eofWarnings(buf, payload, length);
+        if (stripSessionState && (lastStatus & STATUS_SESSION_STATE_CHANGED) != 0) {
+            if (length > EOF_STATUS_OFFSET + 2) {
+                okToRewrite = true;
+            } else {
+                buf.setShortLE(payload + EOF_STATUS_OFFSET, lastStatus & ~STATUS_SESSION_STATE_CHANGED);
+            }
+        }
     }
 
     private static int eofStatus(ByteBuf buf, int payload, int length) {

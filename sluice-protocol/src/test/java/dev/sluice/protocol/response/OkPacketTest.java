@@ -220,4 +220,53 @@ class OkPacketTest {
         assertThat(OkPacket.isOk(Unpooled.buffer())).isFalse();
         assertThat(OkPacket.isOk(Unpooled.wrappedBuffer(new byte[] {(byte) 0xFE}))).isFalse();
     }
+
+    private static byte[] stripped(byte[] payload, int sequenceId) {
+        ByteBuf packet = Unpooled.buffer().writeMediumLE(payload.length).writeByte(sequenceId).writeBytes(payload);
+        ByteBuf out = OkPacket.withoutSessionState(packet, 0, io.netty.buffer.UnpooledByteBufAllocator.DEFAULT);
+        try {
+            assertThat(out.getUnsignedMediumLE(0)).as("length in the header").isEqualTo(out.readableBytes() - 4);
+            assertThat((int) out.getUnsignedByte(3)).as("sequence id").isEqualTo(sequenceId);
+            return ByteBufUtil.getBytes(out, 4, out.readableBytes() - 4);
+        } finally {
+            out.release();
+            packet.release();
+        }
+    }
+
+    @Test
+    void withoutSessionStateIsWhatAClientWithoutTrackingGetsFromTheServer() {
+        byte[] tracked = Golden.fromServer("ok-info-session-track.hex").get(0);
+        byte[] plain = Golden.fromServer("ok-info-no-session-track.hex").get(0);
+        byte[] out = stripped(tracked, 1);
+        // The two captures differ in their status flags only (one ran inside a transaction).
+        assertThat(OkPacket.statusFlagsOf(Unpooled.wrappedBuffer(out), PLAIN))
+                .isEqualTo(OkPacket.statusFlagsOf(Unpooled.wrappedBuffer(tracked), TRACKING)
+                        & ~ServerStatus.SESSION_STATE_CHANGED);
+        byte[] sameStatus = plain.clone();
+        sameStatus[3] = out[3];
+        sameStatus[4] = out[4];
+        assertThat(out).isEqualTo(sameStatus);
+    }
+
+    @Test
+    void withoutSessionStateDropsEveryKindOfChangeAndKeepsTheRest() {
+        OkPacket ok = new OkPacket(300, 1L << 40, ServerStatus.AUTOCOMMIT | ServerStatus.SESSION_STATE_CHANGED, 2,
+                "info", List.of(new SystemVariable("last_gtid", "0-1-99"), new Schema("db"), new StateChange(true)));
+        OkPacket plain = new OkPacket(300, 1L << 40, ServerStatus.AUTOCOMMIT, 2, "info", List.of());
+        assertThat(stripped(encode(ok, TRACKING, false), 7)).isEqualTo(encode(plain, PLAIN, false));
+        assertThat(stripped(encode(ok, TRACKING, true), 7)).as("the 0xFE form ending a result set")
+                .isEqualTo(encode(plain, PLAIN, true));
+        OkPacket noInfo = new OkPacket(1, 0, ServerStatus.AUTOCOMMIT | ServerStatus.SESSION_STATE_CHANGED, 0, "",
+                List.of(new SystemVariable("last_gtid", "0-1-100")));
+        assertThat(stripped(encode(noInfo, TRACKING, false), 1)).as("an empty info is left out, as the server does")
+                .isEqualTo(encode(new OkPacket(1, 0, ServerStatus.AUTOCOMMIT, 0, "", List.of()), PLAIN, false));
+        assertThat(OkPacket.payloadWithoutSessionState(LAST_GTID)).isEqualTo(stripped(LAST_GTID, 1));
+    }
+
+    @Test
+    void withoutSessionStateRefusesAnInfoLongerThanThePacket() {
+        byte[] bad = {0, 0, 0, 2, 0x40, 0, 0, 9, 'x'};
+        assertThatThrownBy(() -> stripped(bad, 1)).isInstanceOf(MalformedPacketException.class);
+    }
 }

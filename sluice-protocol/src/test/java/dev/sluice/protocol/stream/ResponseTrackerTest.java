@@ -284,4 +284,66 @@ class ResponseTrackerTest {
         ByteBuf stray = ok(0);
         assertThat(t.scan(stray, 0, stray.writerIndex())).isZero();
     }
+
+    private static final int SESSION_STATE_CHANGED = 0x4000;
+
+    /** An OK reporting a session state change: status, no warnings, empty info, a 3-byte state block. */
+    private ByteBuf okWithState(int header, int status) {
+        return packet(header, 0x00, 0x00, status & 0xFF, status >> 8, 0, 0, 0, 3, 0x01, 0x01, 0x31);
+    }
+
+    @Test
+    void anOkWithSessionStateIsPointedOutForAClientThatDidNotAskForIt() {
+        ResponseTracker t = new ResponseTracker(true);
+        t.expect(ResponseKind.RESULT, ResponseListener.NONE, true);
+        ByteBuf stream = okWithState(0x00, AUTOCOMMIT | SESSION_STATE_CHANGED);
+        int settled = t.scan(stream, 0, stream.writerIndex());
+        assertThat(settled).isEqualTo(stream.writerIndex());
+        assertThat(t.takeRewrite()).isZero();
+        assertThat(t.takeRewrite()).as("taken once").isEqualTo(-1);
+        assertThat(t.isComplete()).isTrue();
+
+        t.expect(ResponseKind.RESULT, ResponseListener.NONE, false);
+        t.scan(stream, 0, stream.writerIndex());
+        assertThat(t.takeRewrite()).as("a client that negotiated tracking gets it as it is").isEqualTo(-1);
+    }
+
+    @Test
+    void aScanStopsRightAfterAnOkToRewriteInsideMultipleResults() {
+        ResponseTracker t = new ResponseTracker(true);
+        t.expect(ResponseKind.RESULT, ResponseListener.NONE, true);
+        ByteBuf first = okWithState(0x00, AUTOCOMMIT | MORE_RESULTS | SESSION_STATE_CHANGED);
+        ByteBuf second = ok(AUTOCOMMIT);
+        ByteBuf stream = concat(first, second);
+        int settled = t.scan(stream, 0, stream.writerIndex());
+        assertThat(settled).as("stopped after the OK to rewrite").isEqualTo(first.writerIndex());
+        assertThat(t.takeRewrite()).isZero();
+        assertThat(t.isComplete()).isFalse();
+        settled = t.scan(stream, settled, stream.writerIndex());
+        assertThat(settled).isEqualTo(stream.writerIndex());
+        assertThat(t.takeRewrite()).as("a plain OK passes as it is").isEqualTo(-1);
+        assertThat(t.isComplete()).isTrue();
+    }
+
+    @Test
+    void aResultSetTerminatorWithSessionStateIsPointedOutAndAnEofFlagClearedInPlace() {
+        ResponseTracker deprecateEof = new ResponseTracker(true);
+        deprecateEof.expect(ResponseKind.RESULT, ResponseListener.NONE, true);
+        ByteBuf columns = concat(packet(0x01), column());
+        ByteBuf end = okWithState(0xFE, AUTOCOMMIT | SESSION_STATE_CHANGED);
+        ByteBuf stream = concat(columns, row(), end);
+        int settled = deprecateEof.scan(stream, 0, stream.writerIndex());
+        assertThat(settled).isEqualTo(stream.writerIndex());
+        assertThat(deprecateEof.takeRewrite()).isEqualTo(stream.writerIndex() - end.writerIndex());
+
+        ResponseTracker classic = new ResponseTracker(false);
+        classic.expect(ResponseKind.RESULT, ResponseListener.NONE, true);
+        ByteBuf eofEnd = eof(AUTOCOMMIT | SESSION_STATE_CHANGED);
+        ByteBuf classicStream = concat(packet(0x01), column(), eof(AUTOCOMMIT), row(), eofEnd);
+        classic.scan(classicStream, 0, classicStream.writerIndex());
+        assertThat(classic.takeRewrite()).isEqualTo(-1);
+        assertThat(classicStream.getUnsignedShortLE(classicStream.writerIndex() - 2)).as("flag cleared")
+                .isEqualTo(AUTOCOMMIT);
+        assertThat(classic.lastStatus() & SESSION_STATE_CHANGED).as("routing still sees it").isNotZero();
+    }
 }

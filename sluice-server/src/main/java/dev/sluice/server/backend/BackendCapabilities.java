@@ -5,7 +5,10 @@ import static dev.sluice.protocol.Capabilities.*;
 /**
  * Which capabilities Sluice offers clients and asks of backends. Backend connections use the
  * client's own choices wherever they change the shape of packets, so that responses pass through
- * byte for byte; the flags removed here are those Sluice cannot pass through unchanged.
+ * byte for byte; the flags removed here are those Sluice cannot pass through unchanged. One flag
+ * is always asked, whatever the client chose: CLIENT_SESSION_TRACK, since session consistency and
+ * the consistency token learn each commit's GTID from it. For a client that did not negotiate it,
+ * the session state is taken out of the OK packets it gets (see {@code ResponseSink#stripsSessionState}).
  */
 public final class BackendCapabilities {
 
@@ -40,7 +43,7 @@ public final class BackendCapabilities {
     /** Asked of a backend for a client that negotiated {@code clientCapabilities}. */
     public static long towardBackend(long clientCapabilities, long serverCapabilities, boolean withDatabase) {
         long caps = (clientCapabilities & ~NEVER & ~CLIENT_SSL & ~CLIENT_CONNECT_WITH_DB) | REQUIRED_TO_BACKEND
-                | CLIENT_CONNECT_ATTRS;
+                | CLIENT_CONNECT_ATTRS | CLIENT_SESSION_TRACK;
         if (withDatabase) {
             caps |= CLIENT_CONNECT_WITH_DB;
         }

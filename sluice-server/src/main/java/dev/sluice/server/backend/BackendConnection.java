@@ -1,6 +1,7 @@
 package dev.sluice.server.backend;
 
 import dev.sluice.protocol.handshake.HandshakeV10;
+import dev.sluice.protocol.response.OkPacket;
 import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.protocol.stream.ResponseTracker;
 import io.netty.buffer.ByteBuf;
@@ -162,7 +163,7 @@ public final class BackendConnection {
         Pending p = new Pending(kind, sink);
         inFlight.addLast(p);
         if (inFlight.size() == 1) {
-            tracker.expect(kind, sink.listener());
+            tracker.expect(kind, sink.listener(), sink.stripsSessionState());
         }
     }
 
@@ -240,18 +241,29 @@ public final class BackendConnection {
                 }
                 int from = buf.readerIndex();
                 int settled = tracker.scan(buf, from, buf.writerIndex());
-                if (settled > from) {
+                int rewrite = tracker.takeRewrite();
+                if (rewrite >= 0) {
+                    // An OK reporting session state the client did not ask for: everything before
+                    // it passes as it is, the OK itself as the server would have sent it to that client.
+                    if (rewrite > from) {
+                        head.sink().onBytes(buf.retainedSlice(from, rewrite - from));
+                    }
+                    head.sink().onBytes(OkPacket.withoutSessionState(buf, rewrite, channel.alloc()));
+                } else if (settled > from) {
                     head.sink().onBytes(buf.retainedSlice(from, settled - from));
-                    buf.readerIndex(settled);
                 }
+                buf.readerIndex(settled);
                 if (!tracker.isComplete()) {
+                    if (rewrite >= 0) {
+                        continue;
+                    }
                     break;
                 }
                 inFlight.pollFirst();
                 head.sink().onComplete(this, tracker);
                 Pending next = inFlight.peekFirst();
                 if (next != null) {
-                    tracker.expect(next.kind(), next.sink().listener());
+                    tracker.expect(next.kind(), next.sink().listener(), next.sink().stripsSessionState());
                 } else {
                     tracker.reset();
                 }

@@ -24,6 +24,14 @@ public interface ResponseSink {
         return ResponseListener.NONE;
     }
 
+    /**
+     * Whether the response goes to a client that did not negotiate CLIENT_SESSION_TRACK: the
+     * session state that backends always report is then taken out of its OK packets.
+     */
+    default boolean stripsSessionState() {
+        return false;
+    }
+
     /** The backend's current batch of reads is done: a good moment to flush. */
     default void onReadBatchComplete() {
     }

@@ -1,5 +1,6 @@
 package dev.sluice.server.frontend;
 
+import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.stream.ResponseListener;
 import dev.sluice.protocol.stream.ResponseTracker;
 import dev.sluice.server.backend.BackendConnection;
@@ -87,6 +88,11 @@ final class ClientForwarder implements ResponseSink {
             if (current()) {
                 ClientForwarder.this.onReadBatchComplete();
             }
+        }
+
+        @Override
+        public boolean stripsSessionState() {
+            return !Capabilities.has(session.identity().capabilities(), Capabilities.CLIENT_SESSION_TRACK);
         }
     }
 

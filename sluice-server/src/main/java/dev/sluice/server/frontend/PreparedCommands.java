@@ -1,6 +1,7 @@
 package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.packet.Packets;
+import dev.sluice.protocol.response.BinaryResultWriter;
 import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.protocol.stream.ResponseTracker;
@@ -12,6 +13,7 @@ import dev.sluice.server.backend.BackendException;
 import dev.sluice.server.runtime.NodeRef;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -85,9 +87,21 @@ final class PreparedCommands {
         byte[] original = new byte[frame.readableBytes()];
         frame.getBytes(frame.readerIndex(), original);
         int clientId = session.statements().allocateId();
+        dev.sluice.routing.sql.Statement statement = Commands.classify(frame);
+        if (Router.routeExecute(statement, session.routing(), session.endpoint().view(), session.endpoint())
+                instanceof RouteDecision.AnswerLocally) {
+            frame.release();
+            PreparedStatement ps = new PreparedStatement(clientId, original, sql, statement, true);
+            session.statements().add(ps);
+            ByteBuf out = session.client().alloc().buffer();
+            BinaryResultWriter.writePrepareOk(out, session.replySequence(), session.identity().capabilities(), clientId,
+                    LastGtidAnswer.COLUMNS);
+            session.client().writeAndFlush(out, session.client().voidPromise());
+            return;
+        }
         // Statement ids live on one backend connection: with a transaction pool the session keeps its own.
         session.lockToBackends();
-        PreparedStatement ps = new PreparedStatement(clientId, original, sql, Commands.classify(frame));
+        PreparedStatement ps = new PreparedStatement(clientId, original, sql, statement);
         sendPrepare(ps, clientId, frame);
     }
 
@@ -128,6 +142,17 @@ final class PreparedCommands {
             return;
         }
         PreparedStatement ps = found.get();
+        if (ps.answeredBySluice()) {
+            frame.release();
+            session.proxy().metrics().statementRouted(session.endpoint().name(), null, "local",
+                    RouteReason.LOCAL.metricName());
+            ByteBuf out = session.client().alloc().buffer();
+            BinaryResultWriter.write(out, session.replySequence(), session.identity().capabilities(),
+                    session.serverStatus(), LastGtidAnswer.COLUMNS, List.of(LastGtidAnswer.row(session.routing())));
+            session.client().writeAndFlush(out, session.client().voidPromise());
+            session.previous().answeredLocally(true);
+            return;
+        }
         boolean cursor = (frame.getUnsignedByte(frame.readerIndex() + EXECUTE_FLAGS_OFFSET) & CURSOR_FLAGS) != 0;
         CommandListener own = !cursor ? CommandListener.NONE : new CommandListener() {
             @Override
@@ -165,6 +190,11 @@ final class PreparedCommands {
             return;
         }
         PreparedStatement ps = found.get();
+        if (ps.answeredBySluice()) {
+            // It has no parameter to send data for: the server ignores such data, and so do we.
+            frame.release();
+            return;
+        }
         PreparedStatement.Place longData = ps.longData();
         Optional<NodeRef> where = longData.isNone() ? targetFor(ps)
                 : session.proxy().node(longData.nodeId()).or(() -> targetFor(ps));

@@ -22,6 +22,7 @@ final class PreparedStatement {
     private final byte[] prepareFrame;
     private final String sql;
     private final Statement statement;
+    private final boolean answeredBySluice;
     private int paramCount;
     /** Per node, the statement on the session's connection to it that prepared it last. */
     private final Map<Integer, OnConnection> byNode = new HashMap<>();
@@ -52,10 +53,20 @@ final class PreparedStatement {
     }
 
     PreparedStatement(int clientId, byte[] prepareFrame, String sql, Statement statement) {
+        this(clientId, prepareFrame, sql, statement, false);
+    }
+
+    /** @param answeredBySluice Sluice answers its executes itself ({@code SELECT sluice_last_gtid()}): no backend holds it */
+    PreparedStatement(int clientId, byte[] prepareFrame, String sql, Statement statement, boolean answeredBySluice) {
         this.clientId = clientId;
         this.prepareFrame = prepareFrame;
         this.sql = sql;
         this.statement = statement;
+        this.answeredBySluice = answeredBySluice;
+    }
+
+    boolean answeredBySluice() {
+        return answeredBySluice;
     }
 
     int clientId() {

@@ -241,12 +241,9 @@ final class RouteExecutor {
 
     /** {@code SELECT sluice_last_gtid()}: the GTID of this session's last commit, a consistency token. */
     private void answerLastGtid() {
-        String gtid = session.routing().lastGtid().map(Object::toString).orElse(null);
         ByteBuf out = session.client().alloc().buffer();
-        List<String> row = new ArrayList<>(1);
-        row.add(gtid);
         TextResultWriter.write(out, session.replySequence(), session.identity().capabilities(),
-                session.serverStatus(), List.of("sluice_last_gtid()"), List.of(row));
+                session.serverStatus(), List.of(LastGtidAnswer.COLUMN), List.of(LastGtidAnswer.row(session.routing())));
         session.client().writeAndFlush(out, session.client().voidPromise());
         session.previous().answeredLocally(true);
     }

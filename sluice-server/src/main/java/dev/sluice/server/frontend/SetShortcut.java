@@ -1,5 +1,6 @@
 package dev.sluice.server.frontend;
 
+import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.response.OkPacket;
@@ -82,7 +83,11 @@ final class SetShortcut {
             @Override
             public void onOk(ByteBuf buf, int payloadIndex, int length) {
                 single = ok == null;
+                // What the client gets: without the session state it did not ask for.
                 ok = ByteBufUtil.getBytes(buf, payloadIndex, length);
+                if (!Capabilities.has(capabilities, Capabilities.CLIENT_SESSION_TRACK)) {
+                    ok = OkPacket.payloadWithoutSessionState(ok);
+                }
                 super.onOk(buf, payloadIndex, length);
             }
 

@@ -24,16 +24,15 @@ final class StatementListener extends ForwardingListener {
 
     private final RoutingSession routing;
     private final PreviousStatement previous;
-    private final long capabilities;
+    /** How backends lay out OK packets: the client's choices, with session tracking always asked. */
+    private final long backendCapabilities;
     private CommandListener inner = CommandListener.NONE;
-    private boolean tracked;
     private boolean traceless;
 
-    StatementListener(RoutingSession routing, PreviousStatement previous, long capabilities) {
+    StatementListener(RoutingSession routing, PreviousStatement previous, long clientCapabilities) {
         this.routing = routing;
         this.previous = previous;
-        this.capabilities = capabilities;
-        this.tracked = Capabilities.has(capabilities, Capabilities.CLIENT_SESSION_TRACK);
+        this.backendCapabilities = clientCapabilities | Capabilities.CLIENT_SESSION_TRACK;
     }
 
     /** Arms the listener for the next statement; {@code leavesNoTrace} as {@link Traceless} says. */
@@ -48,15 +47,13 @@ final class StatementListener extends ForwardingListener {
     public void onOk(ByteBuf buf, int payloadIndex, int length) {
         previous.onOk(buf, payloadIndex, length);
 
-        if (tracked) {
-            ByteBuf ok = buf.slice(payloadIndex, length);
-            int status = OkPacket.statusFlagsOf(ok, capabilities);
-            if (ServerStatus.has(status, ServerStatus.SESSION_STATE_CHANGED)) {
-                OkPacket.sessionTrackedVariable(ok, capabilities, LAST_GTID)
-                        .filter(v -> !v.isEmpty())
-                        .flatMap(GtidPosition::parse)
-                        .ifPresent(routing::onCommittedGtid);
-            }
+        ByteBuf ok = buf.slice(payloadIndex, length);
+        int status = OkPacket.statusFlagsOf(ok, backendCapabilities);
+        if (ServerStatus.has(status, ServerStatus.SESSION_STATE_CHANGED)) {
+            OkPacket.sessionTrackedVariable(ok, backendCapabilities, LAST_GTID)
+                    .filter(v -> !v.isEmpty())
+                    .flatMap(GtidPosition::parse)
+                    .ifPresent(routing::onCommittedGtid);
         }
         inner.onOk(buf, payloadIndex, length);
     }
