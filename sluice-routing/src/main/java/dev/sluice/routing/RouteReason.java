@@ -21,6 +21,8 @@ public enum RouteReason {
     LOCKED_TABLES("locked-tables"),
     /** Touches a temporary table of the session. */
     TEMPORARY_TABLE("temporary-table"),
+    /** {@code SET @v = expr}: the primary computes the values, which every other backend then gets as literals. */
+    USER_VARIABLES("user-variables"),
     /** Needs this connection's own state on the primary: user variables, LAST_INSERT_ID, user locks. */
     SESSION_DEPENDENT("session-dependent"),
     /** Calls a function that is not built in. */

@@ -98,11 +98,18 @@ public final class Router {
         if (kind == StatementKind.TRANSACTION || kind == StatementKind.XA) {
             return RouteDecision.primary(RouteReason.TRANSACTION_CONTROL);
         }
+        if (kind == StatementKind.SET_USER_VARIABLE) {
+            return RouteDecision.primary(RouteReason.USER_VARIABLES);
+        }
         if (!kind.isRead() || s.has(StatementProperty.LOCKING_READ) || s.has(StatementProperty.SELECT_INTO)
                 || s.has(StatementProperty.SEQUENCE)) {
             return RouteDecision.primary(RouteReason.WRITE);
         }
-        if (s.has(StatementProperty.USER_VARIABLE_READ) || s.has(StatementProperty.USER_VARIABLE_WRITE)
+        // User variables set by SET reach every backend as literals (SPEC §3): a read of them may go
+        // to a replica, unless one was assigned another way (SELECT @v := …, … INTO @v) and lives on
+        // the primary only.
+        if ((s.has(StatementProperty.USER_VARIABLE_READ) && session.userVariablesOnPrimaryOnly())
+                || s.has(StatementProperty.USER_VARIABLE_WRITE)
                 || s.has(StatementProperty.LAST_INSERT_ID) || s.has(StatementProperty.LOCKING_FUNCTION)) {
             return RouteDecision.primary(RouteReason.SESSION_DEPENDENT);
         }

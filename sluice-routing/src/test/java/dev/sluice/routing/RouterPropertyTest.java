@@ -64,7 +64,7 @@ class RouterPropertyTest {
         "SAVEPOINT s", "SET autocommit = 0", "SET autocommit = 1",
         "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
         "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", "SET TRANSACTION ISOLATION LEVEL READ COMMITTED",
-        "SET NAMES utf8mb4", "SET sql_mode = ''", "USE db1", "SET @x = 1", "LOCK TABLES t READ", "UNLOCK TABLES",
+        "SET NAMES utf8mb4", "SET sql_mode = ''", "USE db1", "SET @x = 1", "SELECT @x := 2", "SELECT @x", "LOCK TABLES t READ", "UNLOCK TABLES",
         "SELECT sluice_last_gtid()", "SELECT 1; SELECT 2", "CALL p()", "HANDLER t OPEN", "PREPARE s FROM 'SELECT 1'",
         "WITH c AS (SELECT 1) SELECT * FROM c", "WITH c AS (SELECT 1) UPDATE t SET a = 1", "SELECT 'unterminated",
         "XA START 'x'", "XA END 'x'", "XA COMMIT 'x' ONE PHASE", "DO 1", "KILL 5", "SELECT * FROM t WHERE f(a)",
@@ -247,8 +247,11 @@ class RouterPropertyTest {
             }
             // 1. writes, DDL, locking reads and transactions stay on the primary
             assertThat(s.kind().isRead()).as(context).isTrue();
+            // A user variable read may leave the primary only while every user variable reached every backend.
+            assertThat(s.has(StatementProperty.USER_VARIABLE_READ) && session.userVariablesOnPrimaryOnly())
+                    .as(context).isFalse();
             for (StatementProperty p : new StatementProperty[] {StatementProperty.LOCKING_READ,
-                StatementProperty.SELECT_INTO, StatementProperty.SEQUENCE, StatementProperty.USER_VARIABLE_READ,
+                StatementProperty.SELECT_INTO, StatementProperty.SEQUENCE,
                 StatementProperty.USER_VARIABLE_WRITE, StatementProperty.LAST_INSERT_ID,
                 StatementProperty.LOCKING_FUNCTION, StatementProperty.MULTI_STATEMENT, StatementProperty.MALFORMED,
                 StatementProperty.NODE_SPECIFIC}) {

@@ -37,6 +37,7 @@ public final class RawMysqlClient implements AutoCloseable {
     public static final int COM_QUERY = 0x03;
     private static final int HEADER = 4;
     private static final int MAX_PAYLOAD = 0xFFFFFF;
+    private static final int UTF8MB4_GENERAL_CI = 45;
     private static final long CLIENT_CAPABILITIES = Capabilities.CLIENT_PROTOCOL_41
             | Capabilities.CLIENT_SECURE_CONNECTION | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_LONG_PASSWORD
             | Capabilities.CLIENT_TRANSACTIONS | Capabilities.CLIENT_MULTI_RESULTS | Capabilities.CLIENT_CONNECT_WITH_DB
@@ -118,10 +119,16 @@ public final class RawMysqlClient implements AutoCloseable {
     /** Connects and logs in as {@code user} into {@code database}; throws on ERR. */
     public static RawMysqlClient login(int port, String user, String password, String database, Duration readTimeout)
             throws IOException {
+        return login(port, user, password, database, readTimeout, UTF8MB4_GENERAL_CI);
+    }
+
+    /** Like {@link #login(int, String, String, String, Duration)}, choosing the connection's collation in the handshake. */
+    public static RawMysqlClient login(int port, String user, String password, String database, Duration readTimeout,
+            int collation) throws IOException {
         RawMysqlClient c = open(port, readTimeout);
         try {
             c.readGreeting();
-            c.sendLogin(user, password, database);
+            c.sendLogin(user, password, database, collation);
             RawPacket answer = c.readPacket();
             if (answer.first() == 0xFE) {
                 // Auth switch: plugin name NUL, then the new seed.
@@ -160,11 +167,15 @@ public final class RawMysqlClient implements AutoCloseable {
 
     /** Writes a HandshakeResponse41 for {@code user} answering the greeting's scramble. */
     public void sendLogin(String user, String password, String database) throws IOException {
+        sendLogin(user, password, database, UTF8MB4_GENERAL_CI);
+    }
+
+    private void sendLogin(String user, String password, String database, int collation) throws IOException {
         long caps = CLIENT_CAPABILITIES & greeting.capabilities();
         byte[] seed = java.util.Arrays.copyOf(greeting.scramble(), 20);
         byte[] auth = password.isEmpty() ? new byte[0]
                 : NativePassword.scramble(password.getBytes(StandardCharsets.UTF_8), seed);
-        HandshakeResponse41 response = new HandshakeResponse41(caps, 1 << 30, 45, user, auth,
+        HandshakeResponse41 response = new HandshakeResponse41(caps, 1 << 30, collation, user, auth,
                 Optional.ofNullable(database), Optional.of(NativePassword.PLUGIN_NAME), Map.of());
         ByteBuf b = Unpooled.buffer();
         try {
@@ -252,6 +263,12 @@ public final class RawMysqlClient implements AutoCloseable {
 
     public void sendQuery(String sql) throws IOException {
         sendCommand(COM_QUERY, sql.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A query written in {@code charset}, as a client using that character set sends it. */
+    public List<List<String>> query(String sql, java.nio.charset.Charset charset) throws IOException {
+        sendCommand(COM_QUERY, sql.getBytes(charset));
+        return readResult();
     }
 
     // ---- reading ----

@@ -4,6 +4,7 @@ import dev.sluice.routing.EndpointView;
 import dev.sluice.routing.RouteDecision;
 import dev.sluice.routing.balance.WeightSource;
 import dev.sluice.routing.gtid.GtidPosition;
+import dev.sluice.routing.sql.ClientCharset;
 import dev.sluice.routing.sql.IsolationLevel;
 import dev.sluice.routing.sql.LockCause;
 import dev.sluice.routing.sql.SessionCommand;
@@ -68,19 +69,31 @@ public final class RoutingSession implements WeightSource {
     private Optional<String> schema = Optional.empty();
     private Statement pending;
     private boolean pendingFromTransactionHolder = true;
+    /** The character set the client's login chose; a reset goes back to it. */
+    private ClientCharset loginCharset;
+    private ClientCharset clientCharset;
+    /** A user variable was assigned by other means than a SET whose values every backend got. */
+    private boolean userVariablesOnPrimaryOnly;
 
-    private RoutingSession(int[] weights) {
+    private RoutingSession(int[] weights, ClientCharset loginCharset) {
         this.weights = weights;
+        this.loginCharset = loginCharset;
+        this.clientCharset = loginCharset;
     }
 
     /** A new session on {@code view}'s endpoint: it takes the endpoint's current nodes and weights. */
     public static RoutingSession open(EndpointView view) {
+        return open(view, ClientCharset.UTF8MB4);
+    }
+
+    /** A new session whose login chose {@code loginCharset} (the handshake's collation). */
+    public static RoutingSession open(EndpointView view, ClientCharset loginCharset) {
         int[] weights = new int[view.topology().idLimit()];
         Arrays.fill(weights, NOT_IN_SET);
         for (Node node : view.nodes()) {
             weights[node.id()] = view.policy().weightOf(node);
         }
-        return new RoutingSession(weights);
+        return new RoutingSession(weights, loginCharset);
     }
 
     // ---- what the router reads -------------------------------------------------------------
@@ -169,9 +182,37 @@ public final class RoutingSession implements WeightSource {
         return lastGtid;
     }
 
-    /** The SQL a newly opened backend must run first, oldest first. */
-    public List<String> replayHistory() {
-        return history.texts();
+    /**
+     * What a newly opened backend must run first, oldest first. Each command is in the character
+     * set the client wrote it in; the backend starts in {@link #loginCharset()}.
+     */
+    public List<SessionCommand> replayHistory() {
+        return history.commands();
+    }
+
+    /**
+     * Whether some user variable of the session lives on the primary only: assigned by a query
+     * ({@code SELECT @v := …}, {@code … INTO @v}, a mixed {@code SET}) rather than by a
+     * {@code SET @v = …} whose values every backend was given. Reads of user variables then go to
+     * the primary.
+     */
+    public boolean userVariablesOnPrimaryOnly() {
+        return userVariablesOnPrimaryOnly;
+    }
+
+    /** A {@code SET @v = …} ran on the primary but its values could not be given to the other backends. */
+    public void userVariablesDiverged() {
+        userVariablesOnPrimaryOnly = true;
+    }
+
+    /** The character set the client writes its statements in now ({@code character_set_client}). */
+    public ClientCharset clientCharset() {
+        return clientCharset;
+    }
+
+    /** The character set the client's login chose: a backend connection starts in it. */
+    public ClientCharset loginCharset() {
+        return loginCharset;
     }
 
     /** The current database, as set by USE or COM_INIT_DB. */
@@ -210,6 +251,9 @@ public final class RoutingSession implements WeightSource {
             pinned = true;
         }
         lockCauses.addAll(statement.lockCauses());
+        if (statement.has(StatementProperty.USER_VARIABLE_WRITE) && statement.userVariablesAssigned().isEmpty()) {
+            userVariablesOnPrimaryOnly = true;
+        }
         if (touchesTemporaryTable(statement)) {
             lockCauses.add(LockCause.TEMPORARY_TABLE);
         }
@@ -240,7 +284,7 @@ public final class RoutingSession implements WeightSource {
             return;
         }
         transaction.onSucceeded(done);
-        done.sessionCommand().ifPresent(history::record);
+        done.sessionCommand().ifPresent(this::record);
         done.schemaChange().ifPresent(name -> schema = Optional.of(name));
         if (!done.tablesDropped().isEmpty() || !done.temporaryTablesCreated().isEmpty()) {
             for (TableName dropped : done.tablesDropped()) {
@@ -250,9 +294,25 @@ public final class RoutingSession implements WeightSource {
                 removeTemporaryTable(created);
                 temporaryTables.add(created);
             }
-            temporaryFingerprints = temporaryTables.stream()
-                    .mapToLong(table -> TableFingerprint.of(table.name())).toArray();
+            refingerprint();
         }
+    }
+
+    /** A session command that succeeded: into the replay history, and the client's character set may change. */
+    public void record(SessionCommand command) {
+        history.record(command);
+        command.setsClientCharset().ifPresent(charset -> {
+            if (!charset.equals(clientCharset)) {
+                clientCharset = charset;
+                refingerprint();
+            }
+        });
+    }
+
+    /** The session's temporary tables as statements in the client's current character set name them. */
+    private void refingerprint() {
+        temporaryFingerprints = temporaryTables.stream()
+                .mapToLong(table -> TableFingerprint.of(table.name(), clientCharset)).toArray();
     }
 
     /** The statement sent last failed (ERR packet): what it would have changed did not happen. */
@@ -268,7 +328,7 @@ public final class RoutingSession implements WeightSource {
     /** COM_INIT_DB succeeded: remember it like a USE. */
     public void onSchemaChanged(String newSchema) {
         schema = Optional.of(newSchema);
-        history.record(SessionCommand.useSchema(newSchema));
+        history.record(SessionCommand.useSchema(newSchema, clientCharset));
     }
 
     /** The server learned the session's isolation level from the server itself. */
@@ -318,8 +378,16 @@ public final class RoutingSession implements WeightSource {
         }
     }
 
-    /** COM_RESET_CONNECTION or COM_CHANGE_USER: back to a fresh session on the same node set. */
+    /** COM_CHANGE_USER: back to a fresh session on the same node set, in the character set the new login chose. */
+    public void reset(ClientCharset newLoginCharset) {
+        loginCharset = newLoginCharset;
+        reset();
+    }
+
+    /** COM_RESET_CONNECTION: back to a fresh session on the same node set. */
     public void reset() {
+        clientCharset = loginCharset;
+        userVariablesOnPrimaryOnly = false;
         transaction.reset();
         history.clear();
         temporaryTables.clear();

@@ -46,13 +46,9 @@ final class SessionHistory {
         }
     }
 
-    /** The SQL texts to replay, oldest first. */
-    List<String> texts() {
-        List<String> texts = new ArrayList<>(commands.size());
-        for (SessionCommand command : commands) {
-            texts.add(command.sql());
-        }
-        return Collections.unmodifiableList(texts);
+    /** The commands to replay, oldest first. */
+    List<SessionCommand> commands() {
+        return Collections.unmodifiableList(new ArrayList<>(commands));
     }
 
     boolean overflowed() {

@@ -261,7 +261,7 @@ final class LeadingKeywords {
         s.next();
         if (NameReader.isName(lx)) {
             s.schema = NameReader.text(lx);
-            s.sessionCommand = new SessionCommand(s.text(), Set.of(SessionCommand.SCHEMA), false, true);
+            s.sessionCommand = new SessionCommand(s.text(), Set.of(SessionCommand.SCHEMA), false, true, lx.charset);
             s.next();
         }
     }

@@ -37,6 +37,8 @@ final class Lexer {
     private TokenType nType;
     private int nStart;
     private int nEnd;
+    /** The character set the text is written in: names are read in it. */
+    ClientCharset charset = ClientCharset.UTF8MB4;
     private long nHash;
     private int nPunct;
     private boolean nSpace;
@@ -47,8 +49,9 @@ final class Lexer {
      * Starts on {@code buf[from, to)}, forgetting everything about a previous text: one lexer
      * serves every statement of its thread, so a classification allocates nothing but its result.
      */
-    void reset(byte[] text, int from, int to) {
+    void reset(byte[] text, int from, int to, ClientCharset textCharset) {
         buf = text;
+        charset = textCharset;
         pos = from;
         limit = to;
         inExecutableComment = false;

@@ -1,6 +1,5 @@
 package dev.sluice.routing.sql;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -18,7 +17,7 @@ final class NameReader {
 
     /** The current token's text, unquoted (doubled quotes collapsed), as written. */
     static String text(Lexer lx) {
-        String raw = new String(lx.bytes(), lx.start, lx.end - lx.start, StandardCharsets.UTF_8);
+        String raw = lx.charset.decode(lx.bytes(), lx.start, lx.end);
         if (lx.type == TokenType.QUOTED_NAME) {
             return raw.replace("``", "`");
         }

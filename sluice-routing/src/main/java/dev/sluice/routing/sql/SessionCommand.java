@@ -1,6 +1,7 @@
 package dev.sluice.routing.sql;
 
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -15,8 +16,12 @@ import java.util.Set;
  *                              so it must be replayed after its predecessors and never replaces them
  * @param replayed              false for one-shot commands ({@code SET TRANSACTION …} applies to
  *                              the next transaction only)
+ * @param charset               the character set the client wrote it in ({@code character_set_client}
+ *                              when it was sent): replayed, it must reach the server in that one
+ * @param setsClientCharset     the character set it makes {@code character_set_client}, when it does
  */
-public record SessionCommand(String sql, Set<String> variables, boolean dependsOnSessionState, boolean replayed) {
+public record SessionCommand(String sql, Set<String> variables, boolean dependsOnSessionState, boolean replayed,
+        ClientCharset charset, Optional<ClientCharset> setsClientCharset) {
 
     /** Pseudo-variable set by USE / COM_INIT_DB. */
     public static final String SCHEMA = "#schema";
@@ -25,13 +30,38 @@ public record SessionCommand(String sql, Set<String> variables, boolean dependsO
 
     public SessionCommand {
         Objects.requireNonNull(sql, "sql");
+        Objects.requireNonNull(charset, "charset");
+        Objects.requireNonNull(setsClientCharset, "setsClientCharset");
         variables = Set.copyOf(variables);
     }
 
-    /** The command a COM_INIT_DB amounts to, for replay on backends opened later. */
-    public static SessionCommand useSchema(String schema) {
-        return new SessionCommand("USE `" + schema.replace("`", "``") + "`", Set.of(SCHEMA), false, true);
+    /** A command that leaves the client's character set as it is. */
+    public SessionCommand(String sql, Set<String> variables, boolean dependsOnSessionState, boolean replayed,
+            ClientCharset charset) {
+        this(sql, variables, dependsOnSessionState, replayed, charset, Optional.empty());
     }
+
+    /** The command a COM_INIT_DB amounts to, in the client's character set, for replay on backends opened later. */
+    public static SessionCommand useSchema(String schema, ClientCharset charset) {
+        return new SessionCommand("USE `" + schema.replace("`", "``") + "`", Set.of(SCHEMA), false, true, charset);
+    }
+
+    /** The text as the server must receive it: in the character set the client wrote it in. */
+    public byte[] bytes() {
+        return charset.encode(sql);
+    }
+
+    /** Whether its bytes are the same in every character set a client may use (all are ASCII supersets). */
+    public boolean isAscii() {
+        for (int i = 0; i < sql.length(); i++) {
+            if (sql.charAt(i) >= ASCII_LIMIT) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final char ASCII_LIMIT = 0x80;
 
     /** Whether this command makes {@code older} useless in a replay history. */
     public boolean supersedes(SessionCommand older) {

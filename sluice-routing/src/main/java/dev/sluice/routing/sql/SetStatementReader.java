@@ -28,6 +28,7 @@ final class SetStatementReader {
             "character_set_connection", "character_set_results");
     private static final String ISOLATION_VARIABLE = "transaction_isolation";
     private static final String READ_ONLY_VARIABLE = "transaction_read_only";
+    private static final String CLIENT_CHARSET_VARIABLE = "character_set_client";
     /**
      * User variables set alongside session variables are listed with this prefix, so that a later
      * command setting only the session variables does not replace (and lose) the user variables.
@@ -43,6 +44,9 @@ final class SetStatementReader {
     private boolean dependsOnState;
     private boolean oneShot;
     private IsolationLevel isolationLevel;
+    /** What character_set_client becomes; null when the statement leaves it or sets it to an expression. */
+    private ClientCharset clientCharset;
+    private boolean clientCharsetUnknown;
 
     SetStatementReader(StatementScanner scanner) {
         this.s = scanner;
@@ -153,6 +157,10 @@ final class SetStatementReader {
             case USER_VARIABLE -> {
                 userVariables = true;
                 s.set(StatementProperty.USER_VARIABLE_WRITE);
+                if (s.userVariables.isEmpty()) {
+                    s.userVariables = new java.util.ArrayList<>(1);
+                }
+                s.userVariables.add(lx.charset.decode(lx.bytes(), lx.start, lx.end));
                 String name = USER_VARIABLE_PREFIX + lowerName();
                 s.next();
                 return value(name);
@@ -195,7 +203,7 @@ final class SetStatementReader {
     }
 
     private String lowerName() {
-        return TableName.lowerAscii(new String(lx.bytes(), lx.start, lx.end - lx.start, StandardCharsets.UTF_8));
+        return TableName.lowerAscii(lx.charset.decode(lx.bytes(), lx.start, lx.end));
     }
 
     /** {@code = expr} or {@code := expr} up to the next top-level comma. */
@@ -227,6 +235,7 @@ final class SetStatementReader {
                 isolationLevel = IsolationLevel.parse(literal).orElse(null);
             }
             case "tx_read_only" -> name = READ_ONLY_VARIABLE;
+            case CLIENT_CHARSET_VARIABLE -> clientCharsetBecomes(ClientCharset.named(literal).orElse(null));
             default -> {
                 // an ordinary variable
             }
@@ -245,7 +254,7 @@ final class SetStatementReader {
     private String literal(TokenType type, int start, int end, Keyword keyword) {
         boolean plain = type == TokenType.NUMBER || type == TokenType.STRING
                 || (type == TokenType.WORD && keyword != Keyword.DEFAULT);
-        return plain ? new String(lx.bytes(), start, end - start, StandardCharsets.UTF_8) : "";
+        return plain ? lx.charset.decode(lx.bytes(), start, end) : "";
     }
 
     private static AutocommitChange autocommit(String literal) {
@@ -256,12 +265,21 @@ final class SetStatementReader {
         };
     }
 
+    /** {@code NAMES x [COLLATE y]} or {@code CHARACTER SET x}: x becomes the client's character set. */
     private boolean charset(List<String> names, Keyword scope) {
         noteScope(scope);
         variables.addAll(names);
         sessionVariables = true;
         s.next();
+        boolean named = lx.type == TokenType.WORD && lx.keyword != Keyword.DEFAULT || lx.type == TokenType.STRING;
+        clientCharsetBecomes(named ? ClientCharset.named(literal(lx.type, lx.start, lx.end, lx.keyword)).orElse(null)
+                : null);
         return skipValue();
+    }
+
+    private void clientCharsetBecomes(ClientCharset charset) {
+        clientCharset = charset;
+        clientCharsetUnknown = charset == null;
     }
 
     private boolean skipValue() {
@@ -345,7 +363,10 @@ final class SetStatementReader {
             return;
         }
         s.kind = StatementKind.SET_SESSION;
-        s.sessionCommand = new SessionCommand(s.text(), variables, dependsOnState, !oneShot);
+        // An expression or DEFAULT names no character set Sluice can tell: it keeps reading in the last one known.
+        java.util.Optional<ClientCharset> becomes = clientCharsetUnknown ? java.util.Optional.empty()
+                : java.util.Optional.ofNullable(clientCharset);
+        s.sessionCommand = new SessionCommand(s.text(), variables, dependsOnState, !oneShot, lx.charset, becomes);
         if (isolationLevel != null) {
             s.isolation = new IsolationChange(isolationLevel, !oneShot);
         }

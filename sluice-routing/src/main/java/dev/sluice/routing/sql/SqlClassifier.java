@@ -30,11 +30,20 @@ public final class SqlClassifier {
      * a COM_STMT_PREPARE) without the command byte.
      */
     public static Statement classify(byte[] utf8, int offset, int length) {
-        if (offset < 0 || length < 0 || offset > utf8.length - length) {
+        return classify(utf8, offset, length, ClientCharset.UTF8MB4);
+    }
+
+    /**
+     * Classifies {@code text[offset, offset + length)} written in {@code charset} (the connection's
+     * {@code character_set_client}): names it keeps (schemas, temporary tables, the text of
+     * session commands) are read in that character set, as the server reads them.
+     */
+    public static Statement classify(byte[] text, int offset, int length, ClientCharset charset) {
+        if (offset < 0 || length < 0 || offset > text.length - length) {
             return UNCLASSIFIABLE;
         }
         try {
-            return SCANNERS.get().scan(utf8, offset, offset + length);
+            return SCANNERS.get().scan(text, offset, offset + length, charset);
         } catch (RuntimeException bug) {
             // Never let a classifier bug reach the event loop: an unclassifiable statement is
             // routed to the primary, which is always correct, if slower.

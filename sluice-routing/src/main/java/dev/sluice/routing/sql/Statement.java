@@ -37,12 +37,25 @@ public final class Statement {
     private final List<TableName> temporaryTablesCreated;
     private final List<TableName> tablesDropped;
     private final long referencedTables;
+    private final List<String> userVariablesAssigned;
 
     Statement(StatementKind kind, Hint hint, Optional<GtidPosition> consistencyToken, int propertyBits,
               int lockCauseBits, TransactionControl transactionControl, int transactionOptionBits,
               AutocommitChange autocommitChange, Optional<IsolationChange> isolationChange,
               Optional<SessionCommand> sessionCommand, Optional<String> schemaChange,
               List<TableName> temporaryTablesCreated, List<TableName> tablesDropped, long referencedTables) {
+        this(kind, hint, consistencyToken, propertyBits, lockCauseBits, transactionControl, transactionOptionBits,
+                autocommitChange, isolationChange, sessionCommand, schemaChange, temporaryTablesCreated, tablesDropped,
+                referencedTables, List.of());
+    }
+
+    Statement(StatementKind kind, Hint hint, Optional<GtidPosition> consistencyToken, int propertyBits,
+              int lockCauseBits, TransactionControl transactionControl, int transactionOptionBits,
+              AutocommitChange autocommitChange, Optional<IsolationChange> isolationChange,
+              Optional<SessionCommand> sessionCommand, Optional<String> schemaChange,
+              List<TableName> temporaryTablesCreated, List<TableName> tablesDropped, long referencedTables,
+              List<String> userVariablesAssigned) {
+        this.userVariablesAssigned = userVariablesAssigned;
         this.kind = kind;
         this.hint = hint;
         this.consistencyToken = consistencyToken;
@@ -61,6 +74,14 @@ public final class Statement {
 
     public StatementKind kind() {
         return kind;
+    }
+
+    /**
+     * The user variables a {@code SET @v = expr [, @w = expr]} assigns, names as written (without
+     * the {@code @}); empty for any other statement.
+     */
+    public List<String> userVariablesAssigned() {
+        return userVariablesAssigned;
     }
 
     /** The leading FORCE_MASTER / FORCE_SLAVE hint. */

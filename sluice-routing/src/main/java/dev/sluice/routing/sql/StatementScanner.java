@@ -44,6 +44,8 @@ final class StatementScanner {
     String schema;
     List<TableName> created;
     List<TableName> dropped;
+    /** The user variables a {@code SET @v = …} assigns, names as written. */
+    List<String> userVariables;
     private long tables;
     private boolean routineDefinition;
 
@@ -66,8 +68,16 @@ final class StatementScanner {
      * Classifies {@code text[start, stop)}. Every field is set here, so a scanner can be reused
      * for the next statement of its thread without any state leaking from one to the next.
      */
+    /** The character set of the text being scanned. */
+    ClientCharset charset = ClientCharset.UTF8MB4;
+
     Statement scan(byte[] text, int start, int stop) {
+        return scan(text, start, stop, ClientCharset.UTF8MB4);
+    }
+
+    Statement scan(byte[] text, int start, int stop, ClientCharset textCharset) {
         buf = text;
+        charset = textCharset;
         from = start;
         to = stop;
         kind = StatementKind.UNKNOWN;
@@ -83,6 +93,7 @@ final class StatementScanner {
         schema = null;
         created = List.of();
         dropped = List.of();
+        userVariables = List.of();
         tables = 0;
         routineDefinition = false;
         depth = 0;
@@ -106,7 +117,7 @@ final class StatementScanner {
             token = hints.token;
         }
         try {
-            lx.reset(text, sqlStart, stop);
+            lx.reset(text, sqlStart, stop, textCharset);
             lx.advance();
             dispatch();
             return build();
@@ -130,7 +141,7 @@ final class StatementScanner {
 
     /** The whole text, for session commands that must be sent and replayed. */
     String text() {
-        return new String(buf, from, to - from, StandardCharsets.UTF_8);
+        return charset.decode(buf, from, to);
     }
 
     /** Decides the kind from the first keyword(s), then walks the rest. */
@@ -426,7 +437,7 @@ final class StatementScanner {
         }
         return new Statement(kind, hint, token, props, causes, transaction, transactionOptions, autocommit,
                 Optional.ofNullable(isolation), Optional.ofNullable(sessionCommand), Optional.ofNullable(schema),
-                created, dropped, tables);
+                created, dropped, tables, kind == StatementKind.SET_USER_VARIABLE ? userVariables : List.of());
     }
 
     private static int bit(StatementProperty p) {

@@ -12,9 +12,18 @@ public final class TableFingerprint {
     private TableFingerprint() {
     }
 
-    /** Fingerprint of a name (ASCII case folded). */
+    /** Fingerprint of a name (ASCII case folded), written in UTF-8. */
     public static long of(String tableName) {
         return ofHash(WordHash.of(tableName));
+    }
+
+    /**
+     * Fingerprint of a name as a client writing in {@code charset} writes it: what a statement
+     * naming that table, classified in that character set, ORs into its own fingerprint.
+     */
+    public static long of(String tableName, ClientCharset charset) {
+        byte[] bytes = charset.encode(tableName);
+        return ofHash(WordHash.of(bytes, 0, bytes.length));
     }
 
     static long ofHash(long wordHash) {

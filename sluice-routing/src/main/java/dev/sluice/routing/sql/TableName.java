@@ -34,7 +34,7 @@ public record TableName(Optional<String> schema, String name) {
                 && (schema.isEmpty() || other.schema.isEmpty() || schema.equals(other.schema));
     }
 
-    static String lowerAscii(String text) {
+    public static String lowerAscii(String text) {
         char[] chars = text.toCharArray();
         for (int i = 0; i < chars.length; i++) {
             char c = chars[i];

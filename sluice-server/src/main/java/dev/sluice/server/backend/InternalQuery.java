@@ -19,6 +19,19 @@ public final class InternalQuery {
         return collector.result();
     }
 
+    /** Like {@link #run(BackendConnection, String)} for a text already in the connection's character set. */
+    public static CompletableFuture<QueryResult> run(BackendConnection backend, byte[] sql) {
+        TextResultCollector collector = new TextResultCollector();
+        backend.send(queryPacket(backend.channel().alloc().buffer(), sql), ResponseKind.RESULT, collector);
+        return collector.result();
+    }
+
+    /** A COM_QUERY packet of {@code sql}'s bytes as they are (header included, sequence id 0). */
+    public static ByteBuf queryPacket(ByteBuf out, byte[] sql) {
+        out.writeMediumLE(1 + sql.length).writeByte(0).writeByte(Command.COM_QUERY).writeBytes(sql);
+        return out;
+    }
+
     /** A COM_QUERY packet (header included, sequence id 0). */
     public static ByteBuf queryPacket(ByteBuf out, String sql) {
         byte[] text = sql.getBytes(StandardCharsets.UTF_8);

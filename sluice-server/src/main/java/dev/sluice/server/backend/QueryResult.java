@@ -5,10 +5,18 @@ import java.util.Optional;
 
 /**
  * The answer to a query Sluice ran for itself (monitor checks, account loading, GTID waits):
- * column names and rows of nullable text values, or the server's error.
+ * column names and types, rows of nullable text values, or the server's error.
+ *
+ * @param columnTypes each column's protocol type ({@code MYSQL_TYPE_*}), in the order of {@code columns}
  */
-public record QueryResult(List<String> columns, List<List<String>> rows, long affectedRows,
-        Optional<BackendException.ServerError> error) {
+public record QueryResult(List<String> columns, List<Integer> columnTypes, List<List<String>> rows,
+        long affectedRows, Optional<BackendException.ServerError> error) {
+
+    /** A result whose column types nobody needs. */
+    public QueryResult(List<String> columns, List<List<String>> rows, long affectedRows,
+            Optional<BackendException.ServerError> error) {
+        this(columns, List.of(), rows, affectedRows, error);
+    }
 
     public boolean isError() {
         return error.isPresent();

@@ -1,6 +1,7 @@
 package dev.sluice.server.backend;
 
 import dev.sluice.protocol.packet.Packets;
+import dev.sluice.protocol.response.ColumnDefinition;
 import dev.sluice.protocol.stream.ResponseTracker;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
@@ -43,7 +44,7 @@ public final class TextResultCollector implements ResponseSink {
     @Override
     public void onComplete(BackendConnection backend, ResponseTracker tracker) {
         try {
-            result.complete(decode(bytes, BackendLogin.deprecateEof(backend.capabilities())));
+            result.complete(decode(bytes, backend.capabilities()));
         } catch (RuntimeException e) {
             result.completeExceptionally(new BackendException("unreadable answer from backend '"
                     + backend.nodeName() + "': " + e.getMessage(), e));
@@ -58,7 +59,8 @@ public final class TextResultCollector implements ResponseSink {
         result.completeExceptionally(cause);
     }
 
-    static QueryResult decode(ByteBuf in, boolean deprecateEof) {
+    static QueryResult decode(ByteBuf in, long capabilities) {
+        boolean deprecateEof = BackendLogin.deprecateEof(capabilities);
         List<ByteBuf> packets = new ArrayList<>();
         while (in.readableBytes() >= Packets.HEADER_SIZE) {
             int len = in.readUnsignedMediumLE();
@@ -77,13 +79,12 @@ public final class TextResultCollector implements ResponseSink {
         }
         int columns = (int) readLenenc(first);
         List<String> names = new ArrayList<>(columns);
+        List<Integer> types = new ArrayList<>(columns);
         int i = 1;
         for (int c = 0; c < columns; c++, i++) {
-            ByteBuf def = packets.get(i);
-            for (int skip = 0; skip < 4; skip++) {
-                readString(def);
-            }
-            names.add(readString(def));
+            ColumnDefinition definition = ColumnDefinition.decode(packets.get(i), capabilities);
+            names.add(definition.name());
+            types.add(definition.type());
         }
         if (!deprecateEof) {
             i++;
@@ -93,7 +94,7 @@ public final class TextResultCollector implements ResponseSink {
             ByteBuf row = packets.get(i);
             int b = row.getUnsignedByte(row.readerIndex());
             if (b == ERR) {
-                return new QueryResult(names, rows, 0, Optional.of(error(row)));
+                return new QueryResult(names, types, rows, 0, Optional.of(error(row)));
             }
             if (b == EOF && row.readableBytes() < (deprecateEof ? Packets.MAX_PAYLOAD : EOF_MAX_LENGTH)) {
                 break;
@@ -104,7 +105,7 @@ public final class TextResultCollector implements ResponseSink {
             }
             rows.add(values);
         }
-        return new QueryResult(names, rows, 0, Optional.empty());
+        return new QueryResult(names, types, rows, 0, Optional.empty());
     }
 
     private static BackendException.ServerError error(ByteBuf p) {

@@ -1,5 +1,6 @@
 package dev.sluice.server.frontend;
 
+import dev.sluice.routing.sql.ClientCharset;
 import dev.sluice.server.backend.LoginRequest;
 import java.util.List;
 import java.util.Optional;
@@ -13,6 +14,9 @@ interface BackendState {
 
     /** The tag of a connection just reset by COM_RESET_CONNECTION while on {@code schema}. */
     String freshTag(Optional<String> schema);
+
+    /** The character set of the session's login: a connection reset by COM_RESET_CONNECTION is back in it. */
+    ClientCharset loginCharset();
 
     /** The session's current schema. */
     Optional<String> schema();

@@ -9,7 +9,10 @@ import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.protocol.stream.ResponseTracker;
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.backend.ResponseSink;
+import dev.sluice.routing.RouteDecision;
+import dev.sluice.routing.RouteReason;
 import dev.sluice.routing.session.RoutingSession;
+import dev.sluice.routing.sql.ClientCharset;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
 import dev.sluice.server.runtime.ProxyRuntime;
@@ -81,7 +84,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         this.backends = new SessionBackends(client.eventLoop(), proxy.connector(), endpoint, proxy.metrics(),
                 this::onBackendLost, new SessionBackendState(this));
         this.forwarder = new ClientForwarder(client, this);
-        this.routing = RoutingSession.open(endpoint.view());
+        this.routing = RoutingSession.open(endpoint.view(), ClientCharset.ofCollation(identity.collation()));
         this.executor = new RouteExecutor(this);
         this.consistency = new ConsistentReads(this);
         this.commands = new Commands(this);
@@ -309,14 +312,17 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     }
 
     /**
-     * Keeps a copy of a read about to go to a replica outside a transaction: should the replica
-     * fail before any byte of the answer reached the client, the read is routed again and the
-     * client sees no error (SPEC §4). Taken before the packet is adapted to the node, so a retry
+     * Keeps a copy of a read about to go to a replica (outside a transaction, or before the first
+     * write of a split one): should the replica fail — or refuse the session's state — before any
+     * byte of the answer reached the client, the read is routed again and the client sees no error
+     * (SPEC §3, §4). Taken before the packet is adapted to the node, so a retry
      * can adapt it to another.
      */
-    void keepForRetry(ByteBuf frame, dev.sluice.routing.sql.Statement statement, ResponseKind kind,
-            CommandListener own, Binding binding, int nodeId) {
-        if (routing.inTransaction()) {
+    void keepForRetry(ByteBuf frame, dev.sluice.routing.sql.Statement statement, RouteDecision decision,
+            ResponseKind kind, CommandListener own, Binding binding, int nodeId) {
+        // Inside a transaction that is not split (a read-only endpoint's), the reads belong to the
+        // transaction's snapshot on that one replica: elsewhere they would read another.
+        if (routing.inTransaction() && decision.reason() != RouteReason.TRANSACTION_SPLIT) {
             retries.release();
         } else {
             retries.keep(frame, statement, kind, own, binding, nodeId);
@@ -731,7 +737,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     void resetRoutingState() {
         serverStatus = ServerStatus.AUTOCOMMIT;
         deferredBegin.release();
-        routing.reset();
+        routing.reset(ClientCharset.ofCollation(identity.collation()));
         previous.reset();
         holdStatements = 0;
     }
@@ -779,7 +785,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         retries.release();
         deferredBegin.release();
         requestEnded();
-        backends.closeAll(onlyTrackedState);
+        backends.end(onlyTrackedState);
     }
 
     /**

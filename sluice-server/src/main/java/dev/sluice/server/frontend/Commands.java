@@ -11,6 +11,9 @@ import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.routing.RouteDecision;
 import dev.sluice.routing.Router;
 import dev.sluice.routing.sql.SqlClassifier;
+import dev.sluice.routing.session.RoutingSession;
+import dev.sluice.routing.sql.ClientCharset;
+import dev.sluice.routing.sql.SessionCommand;
 import dev.sluice.routing.sql.Statement;
 import dev.sluice.server.backend.InternalQuery;
 import dev.sluice.server.runtime.NodeRef;
@@ -125,7 +128,7 @@ final class Commands {
     }
 
     private void query(ByteBuf frame) {
-        Statement statement = classify(frame);
+        Statement statement = classify(frame, session.routing().clientCharset());
         if (statement.kind() == dev.sluice.routing.sql.StatementKind.KILL && kills.tryQuery(frame)) {
             return;
         }
@@ -170,12 +173,15 @@ final class Commands {
         return true;
     }
 
-    /** Classifies the SQL text of a COM_QUERY or COM_STMT_PREPARE packet (header included) in place. */
-    static Statement classify(ByteBuf frame) {
+    /**
+     * Classifies the SQL text of a COM_QUERY or COM_STMT_PREPARE packet (header included) in place,
+     * written in {@code charset} (the connection's character_set_client).
+     */
+    static Statement classify(ByteBuf frame, ClientCharset charset) {
         int textStart = frame.readerIndex() + Packets.HEADER_SIZE + 1;
         int length = frame.writerIndex() - textStart;
         if (frame.hasArray()) {
-            return SqlClassifier.classify(frame.array(), frame.arrayOffset() + textStart, length);
+            return SqlClassifier.classify(frame.array(), frame.arrayOffset() + textStart, length, charset);
         }
         byte[] text = SCRATCH.get();
         if (text.length < length) {
@@ -185,7 +191,7 @@ final class Commands {
             }
         }
         frame.getBytes(textStart, text, 0, length);
-        return SqlClassifier.classify(text, 0, length);
+        return SqlClassifier.classify(text, 0, length, charset);
     }
 
     /** Per-thread copy buffer for statement text held in direct memory. */
@@ -228,7 +234,7 @@ final class Commands {
 
     private void initDb(ByteBuf frame) {
         String schema = frame.toString(frame.readerIndex() + Packets.HEADER_SIZE + 1,
-                payloadLength(frame) - 1, StandardCharsets.UTF_8);
+                payloadLength(frame) - 1, session.routing().clientCharset().java());
         everywhere(frame, ResponseKind.SINGLE, new CommandListener() {
             @Override
             public void onComplete(BackendConnection backend, ResponseTracker tracker) {
@@ -282,7 +288,14 @@ final class Commands {
                 new SessionCommandSink(session));
     }
 
-    /** What a newly opened backend runs first to take on the session's state (USE, SET …). */
+    /**
+     * What a newly opened backend runs first to take on the session's state (USE, SET …), in the
+     * order the client sent it. The connection starts in the character set of the client's login;
+     * each command is sent in the one the client wrote it in, so a command with non-ASCII names
+     * sent under another character set than the one in force at that point of the replay is
+     * preceded by a {@code SET character_set_client} to its own, and the replay ends in the
+     * client's current one.
+     */
     List<ReplayCommand> replayCommands(int nodeId) {
         List<ReplayCommand> out = new ArrayList<>();
         io.netty.buffer.ByteBufAllocator alloc = session.client().alloc();
@@ -291,13 +304,36 @@ final class Commands {
             p.writeMediumLE(3).writeByte(0).writeByte(COM_SET_OPTION).writeShortLE(multiStatementOption);
             out.add(new ReplayCommand(p, ResponseKind.SINGLE));
         }
-        for (String sql : session.routing().replayHistory()) {
-            out.add(new ReplayCommand(InternalQuery.queryPacket(alloc.buffer(), sql), ResponseKind.RESULT));
+        RoutingSession routing = session.routing();
+        ClientCharset inForce = routing.loginCharset();
+        for (SessionCommand command : routing.replayHistory()) {
+            if (!command.isAscii() && !command.charset().equals(inForce)) {
+                out.add(replayed(alloc, CLIENT_CHARSET + command.charset().name()));
+                inForce = command.charset();
+            }
+            out.add(new ReplayCommand(queryPacket(alloc, command.bytes()), ResponseKind.RESULT));
+            inForce = command.setsClientCharset().orElse(inForce);
+        }
+        if (!inForce.equals(routing.clientCharset())) {
+            out.add(replayed(alloc, CLIENT_CHARSET + routing.clientCharset().name()));
         }
         boolean replica = session.endpoint().view().topology().node(nodeId).map(n -> !n.isPrimary()).orElse(false);
-        if (replica && !session.routing().autocommit()) {
-            out.add(new ReplayCommand(InternalQuery.queryPacket(alloc.buffer(), AUTOCOMMIT_ON), ResponseKind.RESULT));
+        if (replica && !routing.autocommit()) {
+            out.add(replayed(alloc, AUTOCOMMIT_ON));
         }
+        return out;
+    }
+
+    private static final String CLIENT_CHARSET = "SET character_set_client = ";
+
+    private static ReplayCommand replayed(io.netty.buffer.ByteBufAllocator alloc, String asciiSql) {
+        return new ReplayCommand(InternalQuery.queryPacket(alloc.buffer(), asciiSql), ResponseKind.RESULT);
+    }
+
+    /** A COM_QUERY packet of the statement text {@code sql}, bytes as they are. */
+    private static ByteBuf queryPacket(io.netty.buffer.ByteBufAllocator alloc, byte[] sql) {
+        ByteBuf out = alloc.buffer(Packets.HEADER_SIZE + 1 + sql.length);
+        out.writeMediumLE(1 + sql.length).writeByte(0).writeByte(COM_QUERY).writeBytes(sql);
         return out;
     }
 

@@ -83,11 +83,12 @@ final class PreparedCommands {
             return;
         }
         int payloadLength = Packets.payloadLength(frame, frame.readerIndex());
-        String sql = frame.toString(frame.readerIndex() + ID_OFFSET, payloadLength - 1, StandardCharsets.UTF_8);
+        String sql = frame.toString(frame.readerIndex() + ID_OFFSET, payloadLength - 1,
+                session.routing().clientCharset().java());
         byte[] original = new byte[frame.readableBytes()];
         frame.getBytes(frame.readerIndex(), original);
         int clientId = session.statements().allocateId();
-        dev.sluice.routing.sql.Statement statement = Commands.classify(frame);
+        dev.sluice.routing.sql.Statement statement = Commands.classify(frame, session.routing().clientCharset());
         if (Router.routeExecute(statement, session.routing(), session.endpoint().view(), session.endpoint())
                 instanceof RouteDecision.AnswerLocally) {
             frame.release();

@@ -131,11 +131,21 @@ final class RouteExecutor {
                     "SET @@session.last_insert_id = " + session.previous().lastInsertId()));
         }
         boolean traceless = leavesNoTrace(statement, frame, binding);
+        CommandListener then = own;
+        if (!statement.userVariablesAssigned().isEmpty()) {
+            if (binding == null) {
+                then = new UserVariablePropagation(session, statement.userVariablesAssigned(), own);
+            } else {
+                // Through the binary protocol its values are not read back: they stay on the primary.
+                session.routing().userVariablesDiverged();
+            }
+        }
+        CommandListener listening = listener.with(then, traceless);
         if (binding == null) {
-            session.forward(node, frame, kind, listener.with(own, traceless));
+            session.forward(node, frame, kind, listening);
         } else {
             session.holdCommand();
-            binding.bind(node, frame, (b, bound) -> session.forwardOn(b, bound, kind, listener.with(own, traceless)));
+            binding.bind(node, frame, (b, bound) -> session.forwardOn(b, bound, kind, listening));
         }
     }
 
@@ -158,7 +168,7 @@ final class RouteExecutor {
             CommandListener own, Binding binding) {
         session.routing().onStatementSent(statement, decision);
         routed(node.name(), "replica", decision);
-        session.keepForRetry(frame, statement, kind, own, binding, node.id());
+        session.keepForRetry(frame, statement, decision, kind, own, binding, node.id());
         boolean traceless = leavesNoTrace(statement, frame, binding);
         if (binding == null) {
             session.forward(node, frame, kind, listener.with(own, traceless));

@@ -1,5 +1,7 @@
 package dev.sluice.server.frontend;
 
+import dev.sluice.routing.sql.ClientCharset;
+import dev.sluice.routing.sql.SessionCommand;
 import dev.sluice.server.backend.LoginRequest;
 import java.util.List;
 import java.util.Optional;
@@ -24,6 +26,11 @@ final class SessionBackendState implements BackendState {
     }
 
     @Override
+    public ClientCharset loginCharset() {
+        return session.routing().loginCharset();
+    }
+
+    @Override
     public Optional<String> schema() {
         return session.routing().schema().or(session::database);
     }
@@ -43,7 +50,11 @@ final class SessionBackendState implements BackendState {
         return session.commands().replayCommands(nodeId);
     }
 
-    private static String tag(Optional<String> schema, List<String> history, int option) {
-        return "db=" + schema.orElse("") + "\u0000opt=" + option + "\u0000" + String.join("\u0000", history);
+    private static String tag(Optional<String> schema, List<SessionCommand> history, int option) {
+        StringBuilder tag = new StringBuilder("db=").append(schema.orElse("")).append("\u0000opt=").append(option);
+        for (SessionCommand command : history) {
+            tag.append('\u0000').append(command.charset().name()).append(':').append(command.sql());
+        }
+        return tag.toString();
     }
 }

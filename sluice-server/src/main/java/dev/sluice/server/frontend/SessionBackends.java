@@ -1,5 +1,7 @@
 package dev.sluice.server.frontend;
 
+import dev.sluice.protocol.Command;
+import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.routing.policy.ConnectionPoolMode;
 import dev.sluice.server.backend.BackendConnection;
@@ -234,8 +236,13 @@ final class SessionBackends {
         // schema: a session on that schema only needs its own history, not a second reset.
         if (b.stateTag() != null && !b.stateTag().equals(state.freshTag(state.schema()))) {
             commands.add(new ReplayCommand(resetPacket(b), ResponseKind.SINGLE));
-            state.schema().ifPresent(s -> commands.add(new ReplayCommand(InternalQuery.queryPacket(
-                    b.channel().alloc().buffer(), "USE `" + s.replace("`", "``") + "`"), ResponseKind.RESULT)));
+            state.schema().ifPresent(s -> {
+                // Reset, the connection reads statements in the login's character set again.
+                byte[] use = state.loginCharset().encode("USE `" + s.replace("`", "``") + "`");
+                ByteBuf packet = b.channel().alloc().buffer(Packets.HEADER_SIZE + 1 + use.length);
+                packet.writeMediumLE(1 + use.length).writeByte(0).writeByte(Command.COM_QUERY).writeBytes(use);
+                commands.add(new ReplayCommand(packet, ResponseKind.RESULT));
+            });
         }
         commands.addAll(state.replay(nodeId));
         // Last, so that a replayed SET session_track_system_variables (MariaDB Connector/J sends
@@ -355,7 +362,6 @@ final class SessionBackends {
      * another client).
      */
     void closeAll(boolean carriesOnlyTrackedState) {
-        closed = true;
         boolean pooled = mode() != ConnectionPoolMode.NONE;
         String tag = state.stateTag();
         for (BackendConnection b : open.values()) {
@@ -377,6 +383,12 @@ final class SessionBackends {
             p.tryFailure(new BackendException("session closed"));
         }
         opening.clear();
+    }
+
+    /** The session ends: its connections go as {@link #closeAll} says, and nothing is opened for it any more. */
+    void end(boolean carriesOnlyTrackedState) {
+        closed = true;
+        closeAll(carriesOnlyTrackedState);
     }
 
     private void returnReset(BackendConnection b) {

@@ -1,0 +1,82 @@
+package dev.sluice.server.frontend;
+
+import dev.sluice.protocol.stream.ResponseKind;
+import dev.sluice.protocol.stream.ResponseTracker;
+import dev.sluice.routing.session.RoutingSession;
+import dev.sluice.routing.sql.ClientCharset;
+import dev.sluice.routing.sql.SessionCommand;
+import dev.sluice.routing.sql.TableName;
+import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.backend.InternalQuery;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * After a {@code SET @v = expr} answered on the primary: reads the values it produced there, sets
+ * them as literals on every other backend of the session, and keeps that literal SET in the replay
+ * history for backends opened later (see {@link UserVariableLiterals}). The client already has its
+ * answer; its next command waits until the values are on their way, so that a read of {@code @v}
+ * on a replica finds them. A backend that refuses them leaves the session; when the values cannot
+ * be read, the session's reads of user variables stay on the primary.
+ */
+final class UserVariablePropagation extends ForwardingListener {
+    /** How the replay history names a user variable, as SET statements of the client do. */
+    private static final String USER_VARIABLE_PREFIX = "@";
+
+    private final ClientSession session;
+    private final List<String> names;
+    private final CommandListener own;
+
+    UserVariablePropagation(ClientSession session, List<String> names, CommandListener own) {
+        this.session = session;
+        this.names = names;
+        this.own = own;
+    }
+
+    @Override
+    protected CommandListener delegate() {
+        return own;
+    }
+
+    @Override
+    public void onComplete(BackendConnection primary, ResponseTracker tracker) {
+        super.onComplete(primary, tracker);
+        if (tracker.endedWithError() || session.isClosed()) {
+            return;
+        }
+        session.holdCommand();
+        RoutingSession routing = session.routing();
+        ClientCharset charset = routing.clientCharset();
+        InternalQuery.run(primary, charset.encode(UserVariableLiterals.question(names)))
+                .whenComplete((answer, error) -> primary.channel().eventLoop().execute(() -> {
+                    Optional<String> assignment = error == null ? UserVariableLiterals.assignment(names, answer)
+                            : Optional.empty();
+                    if (session.isClosed()) {
+                        return;
+                    }
+                    if (assignment.isEmpty()) {
+                        routing.userVariablesDiverged();
+                    } else {
+                        giveToOthers(primary, new SessionCommand(assignment.get(), variables(), false, true, charset));
+                    }
+                    session.commandDone();
+                    session.resume();
+                }));
+    }
+
+    private void giveToOthers(BackendConnection primary, SessionCommand assignment) {
+        for (BackendConnection other : session.backends().all()) {
+            if (other != primary) {
+                other.send(InternalQuery.queryPacket(other.channel().alloc().buffer(), assignment.bytes()),
+                        ResponseKind.RESULT, new Commands.SessionCommandSink(session));
+            }
+        }
+        session.routing().record(assignment);
+    }
+
+    private Set<String> variables() {
+        return names.stream().map(n -> USER_VARIABLE_PREFIX + TableName.lowerAscii(n)).collect(Collectors.toSet());
+    }
+}
