@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages Sluice's commands need, and only those that are missing.
 #
-#   scripts/install-deps.sh [mariadb] [sysbench] [haproxy] [chromium] [build]
+#   scripts/install-deps.sh [mariadb] [sysbench] [haproxy] [chromium] [build] [mysqltest] [clients]
 #
 # With no argument: mariadb and sysbench. As root it runs apt-get (running
 # `apt-get update` once first when a package is unknown or the install fails);
@@ -26,6 +26,10 @@ Installs what is missing among:
   haproxy    HAProxy (the plain TCP hop of the benchmark)
   chromium   headless Chromium (dashboard tests)
   build      Java 17 JDK and Maven
+  mysqltest  MariaDB's own test suite (mariadb-test), for sluice-bench/scripts/conformance-mysqltest.sh
+  clients    the client libraries of sluice-bench/scripts/conformance-clients.sh: PHP mysqli,
+             PyMySQL, the Go driver (Debian packages) and node mysql2 (npm, pinned by
+             sluice-bench/conformance/clients/node/package-lock.json)
 Default: mariadb sysbench.
 EOF
 }
@@ -38,8 +42,33 @@ commands_for() {
     haproxy) echo "haproxy" ;;
     chromium) echo "chromium" ;;
     build) echo "java javac mvn" ;;
+    mysqltest) echo "mariadb-test" ;;
+    clients) echo "php go node npm" ;;
     *) return 1 ;;
   esac
+}
+
+readonly GO_DRIVER_DIR=/usr/share/gocode/src/github.com/go-sql-driver/mysql
+readonly NODE_CLIENT_DIR="$SLUICE_ROOT/sluice-bench/conformance/clients/node"
+
+# libraries_present WHAT: what WHAT needs besides executables.
+libraries_present() {
+  case "$1" in
+    mysqltest) [[ -d /usr/share/mysql/mysql-test/main ]] ;;
+    clients)
+      php -r 'exit(extension_loaded("mysqli") ? 0 : 1);' 2>/dev/null &&
+        /usr/bin/python3 -c 'import pymysql' 2>/dev/null && [[ -d "$GO_DRIVER_DIR" ]]
+      ;;
+    *) return 0 ;;
+  esac
+}
+
+# node mysql2 comes from npm into the project's own directory, exactly as its lock file says;
+# this needs no root, so it runs whoever runs the script.
+install_node_client() {
+  [[ ! -d "$NODE_CLIENT_DIR/node_modules/mysql2" ]] || return 0
+  info "Installing node mysql2 into $NODE_CLIENT_DIR (npm ci)"
+  (cd "$NODE_CLIENT_DIR" && npm ci --no-audit --no-fund) || die "npm ci failed in $NODE_CLIENT_DIR"
 }
 
 # packages_for WHAT: the Debian packages that provide WHAT.
@@ -50,6 +79,8 @@ packages_for() {
     haproxy) echo "haproxy" ;;
     chromium) echo "chromium" ;;
     build) echo "openjdk-17-jdk-headless maven" ;;
+    mysqltest) echo "mariadb-test" ;;
+    clients) echo "php-cli php-mysql python3-pymysql golang-go golang-github-go-sql-driver-mysql-dev nodejs npm" ;;
     *) return 1 ;;
   esac
 }
@@ -59,6 +90,7 @@ is_installed() {
   for cmd in $(commands_for "$1"); do
     find_bin "$cmd" >/dev/null || return 1
   done
+  libraries_present "$1"
 }
 
 # all_known PKG...: true when apt knows an installation candidate for every package.
@@ -111,6 +143,7 @@ main() {
     fi
   done
   if ((${#missing[@]} == 0)); then
+    [[ " ${wanted[*]} " != *" clients "* ]] || install_node_client
     return 0
   fi
 
@@ -126,6 +159,7 @@ main() {
       die "installed $(packages_for "$what") but still missing one of: $(commands_for "$what")"
   done
   info "Installed: ${missing[*]}"
+  [[ " ${wanted[*]} " != *" clients "* ]] || install_node_client
 }
 
 main "$@"

@@ -85,3 +85,95 @@ build_if_needed() {
     die "the build failed (see the Maven output above); fix it, or run 'mvn -B package' for the full log"
   [[ -f "$SLUICE_JAR" ]] || die "the build finished but $SLUICE_JAR is missing; check the shade plugin in sluice-server/pom.xml"
 }
+
+# ---------------------------------------------------------------------------------------
+# A sandbox and a Sluice of a script's own (the conformance scripts under sluice-bench/scripts/).
+# The caller's cleanup calls bench_sluice_stop and, when BENCH_STOP_SANDBOX is 1, bench_sandbox_stop.
+
+BENCH_STOP_SANDBOX=0
+BENCH_SLUICE_PID=""
+readonly BENCH_SLUICE_STARTUP_TIMEOUT_S=60
+
+# bench_sandbox_start DIR BASE_PORT REPLICAS: starts the sandbox in DIR, or uses it when it is
+# running already (then it is left running at the end).
+bench_sandbox_start() {
+  local dir="$1" base_port="$2" replicas="$3" status=""
+  if [[ -f "$dir/sandbox.conf" ]]; then
+    status="$("$SLUICE_ROOT/scripts/sandbox.sh" status --dir "$dir" 2>/dev/null || true)"
+  fi
+  if [[ "$status" == *running* ]]; then
+    info "Using the running sandbox in $dir"
+  else
+    BENCH_STOP_SANDBOX=1
+  fi
+  "$SLUICE_ROOT/scripts/sandbox.sh" start --replicas "$replicas" --base-port "$base_port" --dir "$dir" >&2
+}
+
+bench_sandbox_stop() {
+  "$SLUICE_ROOT/scripts/sandbox.sh" stop --dir "$1" >&2 || warn "could not stop the sandbox in $1"
+}
+
+# bench_sluice_start JAR CONFIG LOG PORT...: runs Sluice from JAR (empty: the project's jar, built
+# when stale) with CONFIG, its output in LOG, and waits until it listens on every PORT.
+bench_sluice_start() {
+  local jar="$1" config="$2" log="$3" port
+  shift 3
+  if [[ -z "$jar" ]]; then
+    build_if_needed
+    jar="$SLUICE_JAR"
+  fi
+  [[ -f "$jar" ]] || die "no Sluice jar at $jar"
+  # shellcheck disable=SC2086 # SLUICE_JAVA_OPTS is a list of JVM options
+  java ${SLUICE_JAVA_OPTS:-} -jar "$jar" run --config "$config" >"$log" 2>&1 &
+  BENCH_SLUICE_PID=$!
+  for port in "$@"; do
+    wait_for_port "$port" "$BENCH_SLUICE_STARTUP_TIMEOUT_S" ||
+      { tail -n 20 "$log" >&2; die "Sluice did not listen on $port (log: $log)"; }
+  done
+}
+
+bench_sluice_stop() {
+  if [[ -n "$BENCH_SLUICE_PID" ]] && kill -0 "$BENCH_SLUICE_PID" 2>/dev/null; then
+    kill -TERM "$BENCH_SLUICE_PID" 2>/dev/null || true
+    wait "$BENCH_SLUICE_PID" 2>/dev/null || true # its exit status after SIGTERM is of no interest
+  fi
+  BENCH_SLUICE_PID=""
+}
+
+# replication_intact DIR: checks every replica of the sandbox in DIR over its socket: IO and SQL
+# threads running, and its applied GTID position equal to the primary's binlog position within
+# CONVERGE_TIMEOUT_S. Prints one line per replica; returns 1 when any is not intact.
+replication_intact() {
+  local dir="$1" replicas k socket primary_pos io sqlt pos waited ok=0
+  local -r converge_timeout_s=60
+  replicas="$(sed -n 's/^replicas=//p' "$dir/sandbox.conf")"
+  primary_pos="$(sandbox_root_sql "$dir" 0 'SELECT @@gtid_binlog_pos')" || { echo "primary: no answer"; return 1; }
+  for ((k = 1; k <= replicas; k++)); do
+    io="$(sandbox_slave_field "$dir" "$k" Slave_IO_Running)"
+    sqlt="$(sandbox_slave_field "$dir" "$k" Slave_SQL_Running)"
+    waited=not-running
+    if [[ "$io" == Yes && "$sqlt" == Yes ]]; then
+      waited="$(sandbox_root_sql "$dir" "$k" "SELECT MASTER_GTID_WAIT('$primary_pos', $converge_timeout_s)" || echo error)"
+    fi
+    pos="$(sandbox_root_sql "$dir" "$k" 'SELECT @@gtid_slave_pos' || echo '?')"
+    if [[ "$io" == Yes && "$sqlt" == Yes && "$waited" == 0 ]]; then
+      echo "ro$k: IO=$io SQL=$sqlt gtid_slave_pos=$pos = primary $primary_pos: intact"
+    else
+      echo "ro$k: IO=$io SQL=$sqlt gtid_slave_pos=$pos, primary $primary_pos: BROKEN ($(sandbox_slave_field "$dir" "$k" Last_SQL_Error)$(sandbox_slave_field "$dir" "$k" Last_IO_Error))"
+      ok=1
+    fi
+  done
+  return "$ok"
+}
+
+# sandbox_root_sql DIR K SQL: runs SQL as root on node K of the sandbox in DIR (over its socket,
+# through the my.cnf the sandbox wrote); tab-separated, no headers.
+sandbox_root_sql() {
+  mariadb --defaults-file="$1/node$2/my.cnf" --batch --skip-column-names --connect-timeout=5 -e "$3"
+}
+
+# sandbox_slave_field DIR K FIELD: one field of SHOW SLAVE STATUS on node K.
+sandbox_slave_field() {
+  mariadb --defaults-file="$1/node$2/my.cnf" --connect-timeout=5 --vertical -e 'SHOW SLAVE STATUS' |
+    awk -v field="$3: " '{ sub(/^ +/, "") } index($0, field) == 1 { print substr($0, length(field) + 1); exit }'
+}
