@@ -147,6 +147,23 @@ class ConsistencyLevelsTest {
     }
 
     @Test
+    void globalReadsThroughTheBinaryProtocolGoToReplicasToo() throws Exception {
+        try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("global", "useServerPrepStmts=true"))) {
+            for (int i = 0; i < 5; i++) {
+                try (java.sql.PreparedStatement s = c.prepareStatement("SELECT v, @@server_id FROM test.consistency "
+                        + "WHERE id = ?")) {
+                    s.setInt(1, 1);
+                    try (ResultSet rs = s.executeQuery()) {
+                        rs.next();
+                        assertThat(rs.getLong(2)).as("a prepared read waits on a replica like a plain one")
+                                .isNotEqualTo(primaryServerId);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void aTokenCarriesReadYourWritesToAnotherConnection() throws Exception {
         try (Connection writer = connect("eventual"); Connection reader = connect("eventual")) {
             read(reader, 1);

@@ -138,6 +138,20 @@ class ClientsWithoutSessionTrackingTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void theTokensColumnIsNamedByItsAlias(Driver driver) throws Exception {
+        try (Connection c = DriverManager.getConnection(driver.url(sluice))) {
+            write(c);
+            try (PreparedStatement s = c.prepareStatement("SELECT sluice_last_gtid() AS token");
+                    ResultSet rs = s.executeQuery()) {
+                assertThat(rs.getMetaData().getColumnLabel(1)).isEqualTo("token");
+                rs.next();
+                assertThat(rs.getString("token")).matches("\\d+-\\d+-\\d+");
+            }
+        }
+    }
+
     private static String token(Connection c) throws SQLException {
         // Through a PreparedStatement, so that the server-prepares variants use the binary protocol.
         try (PreparedStatement s = c.prepareStatement("SELECT sluice_last_gtid()"); ResultSet rs = s.executeQuery()) {

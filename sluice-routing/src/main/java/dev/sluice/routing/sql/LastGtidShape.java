@@ -1,7 +1,7 @@
 package dev.sluice.routing.sql;
 
 /**
- * Recognises {@code SELECT sluice_last_gtid() [[AS] alias] [;]} token by token (issue 6): only
+ * Recognises {@code SELECT sluice_last_gtid() [[AS] alias] [;]} token by token: only
  * that exact shape is Sluice's to answer; the function anywhere else is left to the primary,
  * whose "does not exist" error is then the honest answer.
  */
@@ -17,9 +17,16 @@ final class LastGtidShape {
     private static final int ALIASED = 6;
 
     private int state;
+    private String alias;
 
     void reset() {
         state = START;
+        alias = null;
+    }
+
+    /** The column name the answer carries: the alias, or the call as written. */
+    String column() {
+        return alias != null ? alias : "sluice_last_gtid()";
     }
 
     /** Takes the lexer's current token into account. */
@@ -29,17 +36,21 @@ final class LastGtidShape {
         }
         TokenType t = lx.type;
         boolean word = t == TokenType.WORD;
-        boolean alias = word || t == TokenType.QUOTED_NAME || t == TokenType.STRING;
+        boolean name = word || t == TokenType.QUOTED_NAME || t == TokenType.STRING;
+        int before = state;
         state = switch (state) {
             case START -> word && lx.keyword == Keyword.SELECT ? SELECTED : MISMATCH;
             case SELECTED -> word && lx.keyword == Keyword.SLUICE_LAST_GTID ? NAMED : MISMATCH;
             case NAMED -> lx.isPunct('(') ? OPENED : MISMATCH;
             case OPENED -> lx.isPunct(')') ? CALLED : MISMATCH;
-            case CALLED -> lx.isPunct(';') ? CALLED : word && lx.keyword == Keyword.AS ? AS : alias ? ALIASED : MISMATCH;
-            case AS -> alias ? ALIASED : MISMATCH;
+            case CALLED -> lx.isPunct(';') ? CALLED : word && lx.keyword == Keyword.AS ? AS : name ? ALIASED : MISMATCH;
+            case AS -> name ? ALIASED : MISMATCH;
             case ALIASED -> lx.isPunct(';') ? ALIASED : MISMATCH;
             default -> MISMATCH;
         };
+        if (state == ALIASED && before != ALIASED) {
+            alias = NameReader.text(lx);
+        }
     }
 
     /** The tokens so far form the whole shape. */

@@ -38,6 +38,7 @@ public final class Statement {
     private final List<TableName> tablesDropped;
     private final long referencedTables;
     private final List<String> userVariablesAssigned;
+    private final Optional<String> localAnswerColumn;
 
     Statement(StatementKind kind, Hint hint, Optional<GtidPosition> consistencyToken, int propertyBits,
               int lockCauseBits, TransactionControl transactionControl, int transactionOptionBits,
@@ -46,7 +47,7 @@ public final class Statement {
               List<TableName> temporaryTablesCreated, List<TableName> tablesDropped, long referencedTables) {
         this(kind, hint, consistencyToken, propertyBits, lockCauseBits, transactionControl, transactionOptionBits,
                 autocommitChange, isolationChange, sessionCommand, schemaChange, temporaryTablesCreated, tablesDropped,
-                referencedTables, List.of());
+                referencedTables, List.of(), Optional.empty());
     }
 
     Statement(StatementKind kind, Hint hint, Optional<GtidPosition> consistencyToken, int propertyBits,
@@ -54,8 +55,9 @@ public final class Statement {
               AutocommitChange autocommitChange, Optional<IsolationChange> isolationChange,
               Optional<SessionCommand> sessionCommand, Optional<String> schemaChange,
               List<TableName> temporaryTablesCreated, List<TableName> tablesDropped, long referencedTables,
-              List<String> userVariablesAssigned) {
+              List<String> userVariablesAssigned, Optional<String> localAnswerColumn) {
         this.userVariablesAssigned = userVariablesAssigned;
+        this.localAnswerColumn = localAnswerColumn;
         this.kind = kind;
         this.hint = hint;
         this.consistencyToken = consistencyToken;
@@ -74,6 +76,14 @@ public final class Statement {
 
     public StatementKind kind() {
         return kind;
+    }
+
+    /**
+     * The name of the one column of a statement Sluice answers itself
+     * ({@code SELECT sluice_last_gtid() [AS alias]}): the alias, or the call as written.
+     */
+    public Optional<String> localAnswerColumn() {
+        return localAnswerColumn;
     }
 
     /**

@@ -437,7 +437,8 @@ final class StatementScanner {
         }
         return new Statement(kind, hint, token, props, causes, transaction, transactionOptions, autocommit,
                 Optional.ofNullable(isolation), Optional.ofNullable(sessionCommand), Optional.ofNullable(schema),
-                created, dropped, tables, kind == StatementKind.SET_USER_VARIABLE ? userVariables : List.of());
+                created, dropped, tables, kind == StatementKind.SET_USER_VARIABLE ? userVariables : List.of(),
+                has(StatementProperty.SLUICE_LAST_GTID) ? Optional.of(lastGtidShape.column()) : Optional.empty());
     }
 
     private static int bit(StatementProperty p) {

@@ -2,6 +2,7 @@ package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.response.ColumnDefinition;
 import dev.sluice.routing.session.RoutingSession;
+import dev.sluice.routing.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,7 +14,15 @@ final class LastGtidAnswer {
     /** Wide enough for a MariaDB GTID (domain-server-sequence) and a MySQL uuid:number. */
     private static final int GTID_WIDTH = 64;
     static final String COLUMN = "sluice_last_gtid()";
-    static final List<ColumnDefinition> COLUMNS = List.of(ColumnDefinition.varString(COLUMN, GTID_WIDTH));
+
+    /** The one column, named as the statement names it ({@code SELECT sluice_last_gtid() AS token}). */
+    static List<ColumnDefinition> columns(Statement statement) {
+        return List.of(ColumnDefinition.varString(column(statement), GTID_WIDTH));
+    }
+
+    static String column(Statement statement) {
+        return statement.localAnswerColumn().orElse(COLUMN);
+    }
 
     private LastGtidAnswer() {
     }

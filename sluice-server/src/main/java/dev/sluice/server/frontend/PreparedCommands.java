@@ -96,7 +96,7 @@ final class PreparedCommands {
             session.statements().add(ps);
             ByteBuf out = session.client().alloc().buffer();
             BinaryResultWriter.writePrepareOk(out, session.replySequence(), session.identity().capabilities(), clientId,
-                    LastGtidAnswer.COLUMNS);
+                    LastGtidAnswer.columns(statement));
             session.client().writeAndFlush(out, session.client().voidPromise());
             return;
         }
@@ -149,7 +149,8 @@ final class PreparedCommands {
                     RouteReason.LOCAL.metricName());
             ByteBuf out = session.client().alloc().buffer();
             BinaryResultWriter.write(out, session.replySequence(), session.identity().capabilities(),
-                    session.serverStatus(), LastGtidAnswer.COLUMNS, List.of(LastGtidAnswer.row(session.routing())));
+                    session.serverStatus(), LastGtidAnswer.columns(ps.statement()),
+                    List.of(LastGtidAnswer.row(session.routing())));
             session.client().writeAndFlush(out, session.client().voidPromise());
             session.previous().answeredLocally(true);
             return;

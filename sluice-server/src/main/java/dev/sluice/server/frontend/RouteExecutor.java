@@ -51,6 +51,8 @@ final class RouteExecutor {
             toPrimary(statement, decision, frame, kind, own, binding);
         } else if (decision instanceof RouteDecision.ToReplica r) {
             toReplica(statement, r, frame, kind, own, binding);
+        } else if (decision instanceof RouteDecision.NeedPrimaryPosition n) {
+            session.consistency().atPrimaryPosition(statement, n, frame, kind, own, binding);
         } else if (binding != null && !(decision instanceof RouteDecision.Reject)) {
             // Session commands and Sluice's own answers do not exist in the binary protocol: the
             // primary runs a prepared one.
@@ -66,9 +68,7 @@ final class RouteExecutor {
         } else if (decision instanceof RouteDecision.AnswerLocally) {
             routed(null, "local", decision);
             frame.release();
-            answerLastGtid();
-        } else if (decision instanceof RouteDecision.NeedPrimaryPosition n) {
-            session.consistency().atPrimaryPosition(statement, n, frame, kind, own, binding);
+            answerLastGtid(statement);
         } else {
             throw new IllegalStateException("unknown decision " + decision);
         }
@@ -250,10 +250,11 @@ final class RouteExecutor {
     }
 
     /** {@code SELECT sluice_last_gtid()}: the GTID of this session's last commit, a consistency token. */
-    private void answerLastGtid() {
+    private void answerLastGtid(Statement statement) {
         ByteBuf out = session.client().alloc().buffer();
         TextResultWriter.write(out, session.replySequence(), session.identity().capabilities(),
-                session.serverStatus(), List.of(LastGtidAnswer.COLUMN), List.of(LastGtidAnswer.row(session.routing())));
+                session.serverStatus(), List.of(LastGtidAnswer.column(statement)),
+                List.of(LastGtidAnswer.row(session.routing())));
         session.client().writeAndFlush(out, session.client().voidPromise());
         session.previous().answeredLocally(true);
     }
