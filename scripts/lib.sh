@@ -92,12 +92,59 @@ build_if_needed() {
 
 BENCH_STOP_SANDBOX=0
 BENCH_SLUICE_PID=""
+BENCH_SANDBOX_DIR=""
+BENCH_WORK=""
 readonly BENCH_SLUICE_STARTUP_TIMEOUT_S=60
+BENCH_JAR="$SLUICE_ROOT/sluice-bench/target/benchmarks.jar"
+
+# build_bench_if_needed: builds sluice-bench/target/benchmarks.jar when it is missing or older
+# than a main source or a pom of the modules it is built from.
+build_bench_if_needed() {
+  local newer=""
+  if [[ -f "$BENCH_JAR" ]]; then
+    newer="$(find "$SLUICE_ROOT/pom.xml" "$SLUICE_ROOT"/{sluice-protocol,sluice-routing,sluice-bench}/{pom.xml,src/main} \
+      -type f -newer "$BENCH_JAR" -print -quit 2>/dev/null || true)"
+    [[ -n "$newer" ]] || return 0
+  fi
+  info "Building sluice-bench/target/benchmarks.jar"
+  (cd "$SLUICE_ROOT" && mvn -B -q -o package -DskipTests -pl sluice-bench -am) || die "the build failed"
+}
+
+# bench_begin NAME: a work directory of the script's own (BENCH_WORK) and, at exit, the cleanup:
+# Sluice stopped, the sandbox stopped if the script started it, the work directory removed when
+# all went well (kept, and named, when not). A script may define bench_before_stop to run first.
+bench_begin() {
+  BENCH_WORK="$(mktemp -d -t "sluice-$1.XXXXXX")"
+  trap bench_cleanup EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+}
+
+bench_cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  if declare -F bench_before_stop >/dev/null; then
+    bench_before_stop || true
+  fi
+  bench_sluice_stop
+  if ((BENCH_STOP_SANDBOX)) && [[ -n "$BENCH_SANDBOX_DIR" ]]; then
+    bench_sandbox_stop "$BENCH_SANDBOX_DIR"
+  fi
+  if [[ -n "$BENCH_WORK" && -d "$BENCH_WORK" ]]; then
+    if ((status == 0)); then
+      rm -rf "$BENCH_WORK"
+    else
+      note "Sluice's log, its configuration and the run's outputs kept in $BENCH_WORK"
+    fi
+  fi
+  exit "$status"
+}
 
 # bench_sandbox_start DIR BASE_PORT REPLICAS: starts the sandbox in DIR, or uses it when it is
 # running already (then it is left running at the end).
 bench_sandbox_start() {
   local dir="$1" base_port="$2" replicas="$3" status=""
+  BENCH_SANDBOX_DIR="$dir"
   if [[ -f "$dir/sandbox.conf" ]]; then
     status="$("$SLUICE_ROOT/scripts/sandbox.sh" status --dir "$dir" 2>/dev/null || true)"
   fi

@@ -26,7 +26,6 @@ source "$SCRIPT_DIR/../../scripts/lib.sh"
 source "$SCRIPT_DIR/conformance-common.sh"
 
 readonly CLIENTS_DIR="$CONFORMANCE_DIR/clients"
-readonly BENCH_JAR="$SLUICE_ROOT/sluice-bench/target/benchmarks.jar"
 readonly JAVA_CLIENT=dev.sluice.bench.conformance.RywClient
 readonly ALL_LIBRARIES=php-mysqli,pymysql,go-mysql,node-mysql2,mysql-connector-j,mariadb-connector-j
 readonly USER_NAME=app
@@ -105,20 +104,8 @@ build_clients() {
       go build -o "$WORK/ryw-go" ryw.go) || die "building the Go client failed"
   fi
   if [[ ",$LIBRARIES," == *-connector-j,* ]]; then
-    build_bench_jar_if_needed
+    build_bench_if_needed
   fi
-}
-
-# The bench jar is stale when a main source or a pom of the modules it is built from is newer.
-build_bench_jar_if_needed() {
-  local newer=""
-  if [[ -f "$BENCH_JAR" ]]; then
-    newer="$(find "$SLUICE_ROOT/pom.xml" "$SLUICE_ROOT"/{sluice-protocol,sluice-routing,sluice-bench}/{pom.xml,src/main} \
-      -type f -newer "$BENCH_JAR" -print -quit 2>/dev/null || true)"
-    [[ -n "$newer" ]] || return 0
-  fi
-  info "Building sluice-bench/target/benchmarks.jar"
-  (cd "$SLUICE_ROOT" && mvn -B -q -o package -DskipTests -pl sluice-bench -am) || die "the build failed"
 }
 
 # run_client LIB MODE PORT KEY COUNT RESULT_FILE: one run of LIB's client; stdin and stdout are

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# connect-rate (issue 7): short connections (connect, one query, quit) per second, straight to the
+# connect-rate: short connections (connect, one query, quit) per second, straight to the
 # primary and through a Sluice endpoint with the session pool, in one run; prints both rates and
 # their ratio. Runs dev.sluice.bench.connect.ConnectRate from the benchmarks jar.
 #
@@ -18,9 +18,7 @@ SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 # shellcheck source=scripts/lib.sh
 source "$SCRIPT_DIR/../../scripts/lib.sh"
 
-readonly BENCH_JAR="$SLUICE_ROOT/sluice-bench/target/benchmarks.jar"
 readonly MAIN_CLASS=dev.sluice.bench.connect.ConnectRate
-readonly STARTUP_TIMEOUT_S=60
 # Ports apart from the demo (3311..), the sysbench comparison (3331..) and consistency-check (3351..).
 SANDBOX_DIR="$SLUICE_ROOT/.sandbox/connect-rate"
 BASE_PORT=3381
@@ -73,65 +71,8 @@ parse_options() {
   [[ "$BACKEND_TLS" =~ ^(off|preferred|required)$ ]] || die "--backend-tls takes off, preferred or required"
 }
 
-# The bench jar is stale when a main source or a pom of the modules it is built from is newer.
-build_bench_if_needed() {
-  local newer=""
-  if [[ -f "$BENCH_JAR" ]]; then
-    newer="$(find "$SLUICE_ROOT/pom.xml" "$SLUICE_ROOT"/{sluice-protocol,sluice-routing,sluice-bench}/{pom.xml,src/main} \
-      -type f -newer "$BENCH_JAR" -print -quit 2>/dev/null || true)"
-    [[ -n "$newer" ]] || return 0
-  fi
-  info "Building sluice-bench/target/benchmarks.jar"
-  (cd "$SLUICE_ROOT" && mvn -B -q -o package -DskipTests -pl sluice-bench -am) ||
-    die "the build failed"
-}
-
-WORK=""
-SLUICE_PID=""
-STOP_SANDBOX=0
-
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM
-  if [[ -n "$SLUICE_PID" ]] && kill -0 "$SLUICE_PID" 2>/dev/null; then
-    kill -TERM "$SLUICE_PID" 2>/dev/null || true
-    wait "$SLUICE_PID" 2>/dev/null || true # its exit status after SIGTERM is of no interest
-  fi
-  if ((STOP_SANDBOX)); then
-    "$SLUICE_ROOT/scripts/sandbox.sh" stop --dir "$SANDBOX_DIR" >&2 || warn "could not stop the sandbox in $SANDBOX_DIR"
-  fi
-  if [[ -n "$WORK" && -d "$WORK" ]]; then
-    if ((status == 0)); then
-      rm -rf "$WORK"
-    else
-      note "Sluice's log and configuration kept in $WORK"
-    fi
-  fi
-  exit "$status"
-}
-
-start_sandbox() {
-  local status=""
-  if [[ -f "$SANDBOX_DIR/sandbox.conf" ]]; then
-    status="$("$SLUICE_ROOT/scripts/sandbox.sh" status --dir "$SANDBOX_DIR" 2>/dev/null || true)"
-  fi
-  if [[ "$status" == *running* ]]; then
-    info "Using the running sandbox in $SANDBOX_DIR"
-  else
-    STOP_SANDBOX=1
-    "$SLUICE_ROOT/scripts/sandbox.sh" start --replicas 1 --base-port "$BASE_PORT" --dir "$SANDBOX_DIR" >&2
-  fi
-}
-
 start_sluice() {
-  local jar="$SLUICE_JAR"
-  if [[ -n "$SLUICE_JAR_OVERRIDE" ]]; then
-    jar="$SLUICE_JAR_OVERRIDE"
-    [[ -f "$jar" ]] || die "no Sluice jar at $jar"
-  else
-    build_if_needed
-  fi
-  cat >"$WORK/sluice.yaml" <<YAML
+  cat >"$BENCH_WORK/sluice.yaml" <<YAML
 # connect-rate: one read-write endpoint with the session pool.
 monitor: {user: monitor, password: monitor, interval: 1s}
 nodes:
@@ -143,11 +84,7 @@ endpoints:
 admin: {listen: 127.0.0.1:$((PROXY_PORT + 8)), token: ""}
 YAML
   info "Starting Sluice (endpoint $PROXY_PORT, connection-pool: session, pool-max-connections: $POOL_MAX, node links tls: $BACKEND_TLS)"
-  # shellcheck disable=SC2086 # SLUICE_JAVA_OPTS is a list of JVM options
-  java ${SLUICE_JAVA_OPTS:-} -jar "$jar" run --config "$WORK/sluice.yaml" >"$WORK/sluice.log" 2>&1 &
-  SLUICE_PID=$!
-  wait_for_port "$PROXY_PORT" "$STARTUP_TIMEOUT_S" ||
-    { tail -n 20 "$WORK/sluice.log" >&2; die "Sluice did not listen on $PROXY_PORT"; }
+  bench_sluice_start "$SLUICE_JAR_OVERRIDE" "$BENCH_WORK/sluice.yaml" "$BENCH_WORK/sluice.log" "$PROXY_PORT"
 }
 
 main() {
@@ -155,14 +92,11 @@ main() {
   build_bench_if_needed
   local -a args=()
   if ((SETUP)); then
-    WORK="$(mktemp -d -t sluice-connect-rate.XXXXXX)"
-    trap cleanup EXIT
-    trap 'exit 130' INT
-    trap 'exit 143' TERM
-    start_sandbox
+    bench_begin connect-rate
+    bench_sandbox_start "$SANDBOX_DIR" "$BASE_PORT" 1
     start_sluice
     args=(--direct "jdbc:mariadb://127.0.0.1:$BASE_PORT/test" --sluice "jdbc:mariadb://127.0.0.1:$PROXY_PORT/test"
-      --watch "sluice=$SLUICE_PID,primary=$(cat "$SANDBOX_DIR/node0/mariadbd.pid"),replica=$(cat "$SANDBOX_DIR/node1/mariadbd.pid")")
+      --watch "sluice=$BENCH_SLUICE_PID,primary=$(cat "$SANDBOX_DIR/node0/mariadbd.pid"),replica=$(cat "$SANDBOX_DIR/node1/mariadbd.pid")")
   fi
   local status=0
   # shellcheck disable=SC2086 # RATE_JAVA_OPTS is a list of JVM options

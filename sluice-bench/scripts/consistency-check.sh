@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# consistency-check (issue 6, item 7): do Sluice's consistency levels keep their promises, and
+# consistency-check: do Sluice's consistency levels keep their promises, and
 # what do they cost? Runs dev.sluice.bench.consistency.ConsistencyCheck from the benchmarks jar.
 #
 #   sluice-bench/scripts/consistency-check.sh [LAUNCHER OPTIONS] [--] [CHECKER OPTIONS]
@@ -17,9 +17,7 @@ SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 # shellcheck source=scripts/lib.sh
 source "$SCRIPT_DIR/../../scripts/lib.sh"
 
-readonly BENCH_JAR="$SLUICE_ROOT/sluice-bench/target/benchmarks.jar"
 readonly MAIN_CLASS=dev.sluice.bench.consistency.ConsistencyCheck
-readonly STARTUP_TIMEOUT_S=60
 # Ports apart from the demo (3311.., 6033..) and the sysbench comparison (3331.., 6401..).
 SANDBOX_DIR="$SLUICE_ROOT/.sandbox/consistency"
 BASE_PORT=3351
@@ -72,56 +70,6 @@ parse_options() {
     die "--base-port and --proxy-base-port take port numbers"
 }
 
-# The bench jar is stale when a main source or a pom of the modules it is built from is newer.
-build_bench_if_needed() {
-  local newer=""
-  if [[ -f "$BENCH_JAR" ]]; then
-    newer="$(find "$SLUICE_ROOT/pom.xml" "$SLUICE_ROOT"/{sluice-protocol,sluice-routing,sluice-bench}/{pom.xml,src/main} \
-      -type f -newer "$BENCH_JAR" -print -quit 2>/dev/null || true)"
-    [[ -n "$newer" ]] || return 0
-  fi
-  info "Building sluice-bench/target/benchmarks.jar"
-  (cd "$SLUICE_ROOT" && mvn -B -q -o package -DskipTests -pl sluice-bench -am) ||
-    die "the build failed"
-}
-
-WORK=""
-SLUICE_PID=""
-STOP_SANDBOX=0
-
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM
-  if [[ -n "$SLUICE_PID" ]] && kill -0 "$SLUICE_PID" 2>/dev/null; then
-    kill -TERM "$SLUICE_PID" 2>/dev/null || true
-    wait "$SLUICE_PID" 2>/dev/null || true # its exit status after SIGTERM is of no interest
-  fi
-  if ((STOP_SANDBOX)); then
-    "$SLUICE_ROOT/scripts/sandbox.sh" stop --dir "$SANDBOX_DIR" >&2 || warn "could not stop the sandbox in $SANDBOX_DIR"
-  fi
-  if [[ -n "$WORK" && -d "$WORK" ]]; then
-    if ((status == 0)); then
-      rm -rf "$WORK"
-    else
-      note "Sluice's log and configuration kept in $WORK"
-    fi
-  fi
-  exit "$status"
-}
-
-start_sandbox() {
-  local status=""
-  if [[ -f "$SANDBOX_DIR/sandbox.conf" ]]; then
-    status="$("$SLUICE_ROOT/scripts/sandbox.sh" status --dir "$SANDBOX_DIR" 2>/dev/null || true)"
-  fi
-  if [[ "$status" == *running* ]]; then
-    info "Using the running sandbox in $SANDBOX_DIR"
-  else
-    STOP_SANDBOX=1
-  fi
-  "$SLUICE_ROOT/scripts/sandbox.sh" start --replicas 2 --base-port "$BASE_PORT" --dir "$SANDBOX_DIR" >&2
-}
-
 write_sluice_config() {
   local level port=$PROXY_BASE_PORT timeout=""
   [[ -z "$CONSISTENCY_TIMEOUT" ]] || timeout=", consistency-timeout: $CONSISTENCY_TIMEOUT"
@@ -139,26 +87,14 @@ write_sluice_config() {
       port=$((port + 1))
     done
     echo "admin: {listen: 127.0.0.1:$((PROXY_BASE_PORT + 8)), token: \"\"}"
-  } >"$WORK/sluice.yaml"
+  } >"$BENCH_WORK/sluice.yaml"
 }
 
 start_sluice() {
-  local jar="$SLUICE_JAR"
-  if [[ -n "$SLUICE_JAR_OVERRIDE" ]]; then
-    jar="$SLUICE_JAR_OVERRIDE"
-    [[ -f "$jar" ]] || die "no Sluice jar at $jar"
-  else
-    build_if_needed
-  fi
   write_sluice_config
   info "Starting Sluice (endpoints $PROXY_BASE_PORT-$((PROXY_BASE_PORT + 2)))"
-  # shellcheck disable=SC2086 # SLUICE_JAVA_OPTS is a list of JVM options
-  java ${SLUICE_JAVA_OPTS:-} -jar "$jar" run --config "$WORK/sluice.yaml" >"$WORK/sluice.log" 2>&1 &
-  SLUICE_PID=$!
-  local port
-  for port in "$PROXY_BASE_PORT" $((PROXY_BASE_PORT + 1)) $((PROXY_BASE_PORT + 2)); do
-    wait_for_port "$port" "$STARTUP_TIMEOUT_S" || { tail -n 20 "$WORK/sluice.log" >&2; die "Sluice did not listen on $port"; }
-  done
+  bench_sluice_start "$SLUICE_JAR_OVERRIDE" "$BENCH_WORK/sluice.yaml" "$BENCH_WORK/sluice.log" "$PROXY_BASE_PORT" \
+    $((PROXY_BASE_PORT + 1)) $((PROXY_BASE_PORT + 2))
 }
 
 # shell_words ARG...: the arguments as one shell-readable line, quoted only where needed.
@@ -181,18 +117,15 @@ main() {
   build_bench_if_needed
   local -a args=()
   if ((SETUP)); then
-    WORK="$(mktemp -d -t sluice-consistency.XXXXXX)"
-    trap cleanup EXIT
-    trap 'exit 130' INT
-    trap 'exit 143' TERM
-    start_sandbox
+    bench_begin consistency
+    bench_sandbox_start "$SANDBOX_DIR" "$BASE_PORT" 2
     start_sluice
     args=(--url-eventual "$(url "$PROXY_BASE_PORT" "$URL_PARAMS")"
       --url-session "$(url $((PROXY_BASE_PORT + 1)) "$URL_PARAMS")"
       --url-global "$(url $((PROXY_BASE_PORT + 2)) "$URL_PARAMS")"
       --direct-primary "$(url "$BASE_PORT")"
       --replica "$(url $((BASE_PORT + 1))),$(url $((BASE_PORT + 2)))"
-      --sluice-config "$WORK/sluice.yaml"
+      --sluice-config "$BENCH_WORK/sluice.yaml"
       --sluice-metrics "http://127.0.0.1:$((PROXY_BASE_PORT + 8))/metrics")
   fi
   local status=0

@@ -20,7 +20,7 @@ SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 # shellcheck source=scripts/lib.sh
 source "$SCRIPT_DIR/../../scripts/lib.sh"
 
-readonly STARTUP_TIMEOUT_S=60
+readonly READABLE_TIMEOUT_S=60
 readonly DATABASE=sluice_faults
 readonly TABLES=4
 readonly TABLE_SIZE=10000
@@ -78,28 +78,12 @@ parse_options() {
   [[ "$MOMENTS" =~ ^[1-9][0-9]*$ && "$THREADS" =~ ^[1-9][0-9]*$ ]] || die "--moments and --threads take numbers"
 }
 
-WORK=""
-SLUICE_PID=""
 SYSBENCH_PID=""
 
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM
+# Run by the shared cleanup before it stops Sluice and the sandbox: no node may stay paused.
+bench_before_stop() {
   [[ -z "$SYSBENCH_PID" ]] || kill -KILL "$SYSBENCH_PID" 2>/dev/null || true
-  if [[ -n "$SLUICE_PID" ]] && kill -0 "$SLUICE_PID" 2>/dev/null; then
-    kill -TERM "$SLUICE_PID" 2>/dev/null || true
-    wait "$SLUICE_PID" 2>/dev/null || true
-  fi
-  if [[ -f "$SANDBOX_DIR/sandbox.conf" ]]; then
-    resume_all_nodes
-    "$SLUICE_ROOT/scripts/sandbox.sh" stop --dir "$SANDBOX_DIR" >&2 || warn "could not stop the sandbox in $SANDBOX_DIR"
-  fi
-  if ((status == 0)); then
-    rm -rf "$WORK"
-  else
-    note "Sluice's log, configuration and every sysbench output kept in $WORK"
-  fi
-  exit "$status"
+  [[ ! -f "$SANDBOX_DIR/sandbox.conf" ]] || resume_all_nodes
 }
 
 node_pid() { cat "$SANDBOX_DIR/node$1/mariadbd.pid" 2>/dev/null; }
@@ -117,7 +101,7 @@ sql_primary() {
 }
 
 start_sandbox() {
-  "$SLUICE_ROOT/scripts/sandbox.sh" start --replicas 2 --base-port "$BASE_PORT" --dir "$SANDBOX_DIR" >&2
+  bench_sandbox_start "$SANDBOX_DIR" "$BASE_PORT" 2
   sql_primary "CREATE DATABASE IF NOT EXISTS $DATABASE"
 }
 
@@ -130,15 +114,14 @@ prepare_tables() {
   local -a args
   mapfile -t args < <(sysbench_args "$BASE_PORT")
   info "Preparing sysbench tables ($TABLES x $TABLE_SIZE rows) on the primary"
-  sysbench oltp_read_only "${args[@]}" cleanup >"$WORK/prepare.log" 2>&1 || true
-  sysbench oltp_read_only "${args[@]}" prepare >>"$WORK/prepare.log" 2>&1 ||
-    { tail -n 20 "$WORK/prepare.log" >&2; die "sysbench prepare failed"; }
+  sysbench oltp_read_only "${args[@]}" cleanup >"$BENCH_WORK/prepare.log" 2>&1 || true
+  sysbench oltp_read_only "${args[@]}" prepare >>"$BENCH_WORK/prepare.log" 2>&1 ||
+    { tail -n 20 "$BENCH_WORK/prepare.log" >&2; die "sysbench prepare failed"; }
   "$SLUICE_ROOT/scripts/sandbox.sh" sync --dir "$SANDBOX_DIR" >&2 || die "the replicas did not catch up"
 }
 
 start_sluice() {
-  build_if_needed
-  cat >"$WORK/sluice.yaml" <<EOF
+  cat >"$BENCH_WORK/sluice.yaml" <<EOF
 monitor: {user: monitor, password: monitor, interval: ${MONITOR_INTERVAL_MS}ms, query-timeout: ${MONITOR_QUERY_TIMEOUT_MS}ms}
 nodes:
   - {name: primary, address: 127.0.0.1:$BASE_PORT, role: primary}
@@ -149,10 +132,7 @@ endpoints:
 admin: {listen: 127.0.0.1:$((PROXY_PORT + 8)), token: ""}
 EOF
   info "Starting Sluice (read-write endpoint :$PROXY_PORT)"
-  # shellcheck disable=SC2086 # SLUICE_JAVA_OPTS is a list of JVM options
-  java ${SLUICE_JAVA_OPTS:-} -jar "$SLUICE_JAR" run --config "$WORK/sluice.yaml" >"$WORK/sluice.log" 2>&1 &
-  SLUICE_PID=$!
-  wait_for_port "$PROXY_PORT" "$STARTUP_TIMEOUT_S" || { tail -n 20 "$WORK/sluice.log" >&2; die "Sluice did not start"; }
+  bench_sluice_start "" "$BENCH_WORK/sluice.yaml" "$BENCH_WORK/sluice.log" "$PROXY_PORT"
 }
 
 # readable NODE: true when Sluice reports NODE readable on the endpoint.
@@ -161,9 +141,9 @@ readable() {
 }
 
 wait_readable() {
-  local node="$1" deadline=$((SECONDS + STARTUP_TIMEOUT_S))
+  local node="$1" deadline=$((SECONDS + READABLE_TIMEOUT_S))
   until readable "$node"; do
-    ((SECONDS < deadline)) || die "$node did not become readable in Sluice within ${STARTUP_TIMEOUT_S}s"
+    ((SECONDS < deadline)) || die "$node did not become readable in Sluice within ${READABLE_TIMEOUT_S}s"
     sleep 0.2
   done
 }
@@ -186,7 +166,7 @@ one_run() {
   node_index=$((1 + (k - 1) % 2))
   replica="ro$node_index"
   offset="$(offset_ms "$k")"
-  out="$WORK/$fault-$k.txt"
+  out="$BENCH_WORK/$fault-$k.txt"
   local -a args
   mapfile -t args < <(sysbench_args "$PROXY_PORT")
   sysbench oltp_read_only "${args[@]}" --db-ps-mode=auto --skip-trx=on --threads="$THREADS" --time="$RUN_SECONDS" \
@@ -197,8 +177,8 @@ one_run() {
   if [[ "$fault" == kill ]]; then
     kill -KILL "$pid"
     sleep "$RESTART_AFTER_S"
-    "$SLUICE_ROOT/scripts/sandbox.sh" start-node "$replica" --dir "$SANDBOX_DIR" >>"$WORK/restarts.log" 2>&1 ||
-      die "could not start $replica again (see $WORK/restarts.log)"
+    "$SLUICE_ROOT/scripts/sandbox.sh" start-node "$replica" --dir "$SANDBOX_DIR" >>"$BENCH_WORK/restarts.log" 2>&1 ||
+      die "could not start $replica again (see $BENCH_WORK/restarts.log)"
   else
     kill -STOP "$pid"
     sleep "$STOP_FOR_S"
@@ -232,23 +212,20 @@ print_table() {
   while read -r line; do
     # shellcheck disable=SC2086 # fields of one result line
     printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' $line
-  done <"$WORK/results.txt"
+  done <"$BENCH_WORK/results.txt"
 }
 
 main() {
   parse_options "$@"
   require_bin sysbench >/dev/null
   require_bin curl >/dev/null
-  WORK="$(mktemp -d -t sluice-replica-faults.XXXXXX)"
-  trap cleanup EXIT
-  trap 'exit 130' INT
-  trap 'exit 143' TERM
+  bench_begin replica-faults
   start_sandbox
   prepare_tables
   start_sluice
   wait_readable ro1
   wait_readable ro2
-  : >"$WORK/results.txt"
+  : >"$BENCH_WORK/results.txt"
   local fault k line
   local -a faults=("$FAULT")
   [[ "$FAULT" != both ]] || faults=(kill stop)
@@ -256,13 +233,13 @@ main() {
     for ((k = 1; k <= MOMENTS; k++)); do
       line="$(one_run "$fault" "$k")"
       info "$line"
-      echo "$line" >>"$WORK/results.txt"
+      echo "$line" >>"$BENCH_WORK/results.txt"
     done
   done
   local failed
-  failed="$(awk '$5 != "pass"' "$WORK/results.txt" | wc -l)"
+  failed="$(awk '$5 != "pass"' "$BENCH_WORK/results.txt" | wc -l)"
   print_table
-  printf '\n%s of %s runs failed (stop runs: max latency bound %s ms)\n' "$failed" "$(wc -l <"$WORK/results.txt")" \
+  printf '\n%s of %s runs failed (stop runs: max latency bound %s ms)\n' "$failed" "$(wc -l <"$BENCH_WORK/results.txt")" \
     "$(stop_bound_ms)"
   if [[ -n "$REPORT" ]]; then
     { printf '\n'; print_table; } >>"$REPORT"
