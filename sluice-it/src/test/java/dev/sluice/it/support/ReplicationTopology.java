@@ -57,6 +57,10 @@ final class ReplicationTopology {
     /** Brings the cluster back to node 0 as the primary; throws when that cannot be done in place. */
     void repair() {
         SandboxNode primary = nodes.get(0);
+        if (stillThePrimary(primary)) {
+            repairReplicasOf(primary);
+            return;
+        }
         for (SandboxNode node : nodes) {
             setReadOnly(node, true);
         }
@@ -73,6 +77,26 @@ final class ReplicationTopology {
         makePrimary(primary);
         for (SandboxNode replica : nodes.subList(1, nodes.size())) {
             attach(replica, primary);
+        }
+    }
+
+    /**
+     * Node 0 writable with no source, and no other node writable: only replicas are wrong (a delay,
+     * stopped threads). The primary's read_only is then never touched: a proxy under test watches
+     * it, and a primary read-only for a moment would refuse the next test's first write.
+     */
+    private boolean stillThePrimary(SandboxNode primary) {
+        if (isReadOnly(primary) || root.replicaStatus(primary).configured()) {
+            return false;
+        }
+        return nodes.subList(1, nodes.size()).stream().allMatch(this::isReadOnly);
+    }
+
+    private void repairReplicasOf(SandboxNode primary) {
+        for (SandboxNode replica : nodes.subList(1, nodes.size())) {
+            if (!root.replicaStatus(replica).replicatesFrom(primary)) {
+                attach(replica, primary);
+            }
         }
     }
 
