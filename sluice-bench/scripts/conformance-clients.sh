@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# conformance-clients (issue 14, item 6): does every client library get what its endpoint
+# conformance-clients (BEHAVIOUR §5): does every client library get what its endpoint
 # promises? Runs the read-your-writes client of each library (sluice-bench/conformance/clients,
 # and dev.sluice.bench.conformance.RywClient for the two JDBC drivers) through Sluice:
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# conformance-mysqltest (issue 14, item 6): does a client see the same answers through Sluice as
+# conformance-mysqltest (BEHAVIOUR §3): does a client see the same answers through Sluice as
 # straight from the server? Runs cases of MariaDB's own mysql-test suite (Debian `mariadb-test`)
 # with mariadb-test-run --extern, directly against the sandbox's primary and then through each
 # kind of Sluice endpoint, and compares them case by case.

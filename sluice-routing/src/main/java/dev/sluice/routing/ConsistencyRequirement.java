@@ -5,7 +5,7 @@ import dev.sluice.routing.policy.TimeoutAction;
 import java.time.Duration;
 
 /**
- * What a replica read needs before it may run (SPEC §5): nothing, or a GTID position the chosen
+ * What a replica read needs before it may run (BEHAVIOUR §5): nothing, or a GTID position the chosen
  * replica is not known to have yet. For the latter the server waits on that replica with
  * {@code MASTER_GTID_WAIT(position, timeout)} / {@code WAIT_FOR_EXECUTED_GTID_SET}, then runs the
  * read there, or applies {@code onTimeout}.

@@ -15,7 +15,7 @@ import java.util.Optional;
 
 /**
  * Everything the router needs about one endpoint, precomputed: the topology snapshot, the policy,
- * the readable set (SPEC §4) and the endpoint's round-robin state.
+ * the readable set (BEHAVIOUR §4) and the endpoint's round-robin state.
  *
  * <p>The server builds one per endpoint and replaces it with {@link #next(Topology, EndpointPolicy)}
  * when the monitor publishes a topology or an operator changes the policy, never per statement.
@@ -136,7 +136,7 @@ public final class EndpointView {
         return usableReplicaMask;
     }
 
-    /** Replicas readable for a new session (SPEC §4 set). */
+    /** Replicas readable for a new session (BEHAVIOUR §4 set). */
     long readableMask() {
         return readableMask;
     }

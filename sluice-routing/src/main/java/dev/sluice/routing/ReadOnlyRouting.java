@@ -10,10 +10,10 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * SPEC §1 read-only endpoints: each client connection is mapped to one replica at connect time by
+ * BEHAVIOUR §1 read-only endpoints: each client connection is mapped to one replica at connect time by
  * weighted round-robin, and everything it sends goes there; writes get a clear error. When that
  * replica leaves (removed, unreachable, or drained and the session is at a transaction boundary)
- * the connection moves to another one without an error (SPEC §8). The replica's own
+ * the connection moves to another one without an error (BEHAVIOUR §8). The replica's own
  * {@code read_only} remains the last line of defence for what the classifier cannot see (CALL,
  * EXECUTE).
  */

@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Chooses the node for a read on a read-write endpoint (SPEC §2, §4, §5).
+ * Chooses the node for a read on a read-write endpoint (BEHAVIOUR §2, §4, §5).
  *
  * <p>Candidates are the session's replicas of weight above 0 that the readable set allows, plus
  * the primary when it has a read weight. No candidate replica: the primary takes the read, whatever

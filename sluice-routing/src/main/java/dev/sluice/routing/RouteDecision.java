@@ -66,7 +66,7 @@ public sealed interface RouteDecision {
     }
 
     /**
-     * Run on every backend of the session; the client gets the primary's answer (SPEC §3). The
+     * Run on every backend of the session; the client gets the primary's answer (BEHAVIOUR §3). The
      * session records it for replay once the primary's OK arrives.
      */
     record ToAllBackends(RouteReason reason) implements RouteDecision {
@@ -85,7 +85,7 @@ public sealed interface RouteDecision {
     }
 
     /**
-     * Global consistency (SPEC §5): fetch the primary's GTID position (one question shared by the
+     * Global consistency (BEHAVIOUR §5): fetch the primary's GTID position (one question shared by the
      * reads waiting for it), then call {@code Router.routeAtPrimaryPosition} with it.
      *
      * @param timeout       the read consistency timeout

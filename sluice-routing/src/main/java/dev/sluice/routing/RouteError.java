@@ -16,19 +16,19 @@ public record RouteError(int errorCode, String sqlState, String message) {
     /** General error SQLSTATE. */
     public static final String GENERAL_ERROR = "HY000";
 
-    /** SPEC §1: a write on a read-only endpoint. */
+    /** BEHAVIOUR §1: a write on a read-only endpoint. */
     public static RouteError readOnlyEndpoint(String endpoint) {
         return new RouteError(ER_OPTION_PREVENTS_STATEMENT, GENERAL_ERROR,
                 "endpoint '" + endpoint + "' is read-only: writes are not accepted here");
     }
 
-    /** SPEC §1: a read-only endpoint with no usable replica. */
+    /** BEHAVIOUR §1: a read-only endpoint with no usable replica. */
     public static RouteError noReplica(String endpoint) {
         return new RouteError(ER_UNKNOWN_ERROR, GENERAL_ERROR,
                 "endpoint '" + endpoint + "' has no usable replica: all are down, lagging or drained; retry later");
     }
 
-    /** SPEC §5: timeout action {@code error}. */
+    /** BEHAVIOUR §5: timeout action {@code error}. */
     public static RouteError consistencyTimeout() {
         return new RouteError(ER_UNKNOWN_ERROR, GENERAL_ERROR, "wait replication complete timeout, please retry");
     }

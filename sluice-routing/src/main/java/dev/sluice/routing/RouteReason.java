@@ -11,7 +11,7 @@ public enum RouteReason {
     TRANSACTION_CONTROL("transaction-control"),
     /** Inside a transaction that is not (or no longer) split. */
     IN_TRANSACTION("in-transaction"),
-    /** A read before the first write of a split transaction (SPEC §6). */
+    /** A read before the first write of a split transaction (BEHAVIOUR §6). */
     TRANSACTION_SPLIT("transaction-split"),
     /** FORCE_MASTER or FORCE_SLAVE. */
     HINT("hint"),
@@ -33,11 +33,11 @@ public enum RouteReason {
     PREVIOUS_TARGET("previous-target"),
     /** Changes session state: every backend. */
     SESSION_COMMAND("session-command"),
-    /** A session command through the prepared-statement protocol: primary only (SPEC §3). */
+    /** A session command through the prepared-statement protocol: primary only (BEHAVIOUR §3). */
     PREPARED_SESSION_COMMAND("prepared-session-command"),
     /** An ordinary read, balanced by weight. */
     READ("read"),
-    /** No replica can take the read: the primary does (SPEC §2, §4). */
+    /** No replica can take the read: the primary does (BEHAVIOUR §2, §4). */
     FALLBACK_NO_REPLICA("fallback-no-replica"),
     /** The chosen replica must first reach a GTID position. */
     CONSISTENCY_WAIT("consistency-wait"),

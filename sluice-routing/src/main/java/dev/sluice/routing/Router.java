@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Where each statement goes (SPEC §2–§6): a pure function of the statement, the session, the
+ * Where each statement goes (BEHAVIOUR §2–§6): a pure function of the statement, the session, the
  * endpoint view and the current load. No I/O, no clock, no thread; it never changes the session
  * (the server reports what it did through {@link RoutingSession#onStatementSent}). The only state
  * it touches is the endpoint's shared round-robin counter, which is what balancing means.
@@ -42,7 +42,7 @@ public final class Router {
 
     /**
      * Routes a COM_STMT_EXECUTE by the prepared text's statement: like {@link #route}, except that
-     * a session command stays on the primary (SPEC §3: SET NAMES through the prepared protocol).
+     * a session command stays on the primary (BEHAVIOUR §3: SET NAMES through the prepared protocol).
      */
     public static RouteDecision routeExecute(Statement prepared, RoutingSession session, EndpointView view,
                                              ActiveRequests load) {
@@ -61,7 +61,7 @@ public final class Router {
 
     /**
      * Read-only endpoints: the replica a new client connection is mapped to (weighted round-robin,
-     * SPEC §1), or a {@link RouteDecision.Reject} the server sends before closing the connection.
+     * BEHAVIOUR §1), or a {@link RouteDecision.Reject} the server sends before closing the connection.
      */
     public static RouteDecision connect(RoutingSession session, EndpointView view) {
         return ReadOnlyRouting.connect(session, view);
@@ -105,7 +105,7 @@ public final class Router {
                 || s.has(StatementProperty.SEQUENCE)) {
             return RouteDecision.primary(RouteReason.WRITE);
         }
-        // User variables set by SET reach every backend as literals (SPEC §3): a read of them may go
+        // User variables set by SET reach every backend as literals (BEHAVIOUR §3): a read of them may go
         // to a replica, unless one was assigned another way (SELECT @v := …, … INTO @v) and lives on
         // the primary only.
         if ((s.has(StatementProperty.USER_VARIABLE_READ) && session.userVariablesOnPrimaryOnly())

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §1 read-only endpoints. */
+/** BEHAVIOUR §1 read-only endpoints. */
 class ReadOnlyEndpointTest {
 
     private static final EndpointPolicy REPORTS = EndpointPolicy.defaults("reports").withMode(EndpointMode.READ_ONLY)

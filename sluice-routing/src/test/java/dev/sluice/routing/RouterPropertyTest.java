@@ -38,11 +38,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Random topologies, lags, weights, policies and statement streams through the router, with a
- * fake server answering like MariaDB would. Invariants (issue 3):
+ * fake server answering like MariaDB would. Invariants:
  * <ol>
  *   <li>a write, DDL, locking read or in-transaction statement (without splitting) never goes to a replica;
  *   <li>a read goes to a replica only if the session holds it with weight above 0 and the readable set allows it
- *       (the SPEC fallbacks all go to the primary);
+ *       (every fallback of BEHAVIOUR §2–§5 goes to the primary);
  *   <li>a session-consistent read goes to a replica only if its known position has the session's GTID, or
  *       the decision says to wait there for it.
  * </ol>

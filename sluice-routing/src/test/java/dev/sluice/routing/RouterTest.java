@@ -22,7 +22,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Read-write endpoint decisions (SPEC §2–§6, §8). */
+/** Read-write endpoint decisions (BEHAVIOUR §2–§6, §8). */
 class RouterTest {
 
     private static final int IDLE = SERVER_STATUS_AUTOCOMMIT;

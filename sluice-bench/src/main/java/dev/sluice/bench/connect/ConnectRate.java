@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Short-connection rate, straight to a server and through Sluice (issue 7; SPEC §7, session pool):
+ * Short-connection rate, straight to a server and through Sluice (BEHAVIOUR §7, session pool):
  * N times connect, run one query, quit, over T client threads, each way in turn for R rounds
  * (interleaved, so that a noisy moment of the shared machine hits both ways), and print the
  * connections per second both ways, their ratio, and — for the processes given with

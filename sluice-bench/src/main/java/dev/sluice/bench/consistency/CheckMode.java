@@ -34,7 +34,7 @@ enum CheckMode {
         return switch (this) {
             case SESSION -> level != Level.EVENTUAL;
             case GLOBAL -> level == Level.GLOBAL;
-            // The hint overrides the level (SPEC §5: hints override consistency levels).
+            // The hint overrides the level (BEHAVIOUR §5: hints override consistency levels).
             case TOKEN -> true;
         };
     }

@@ -42,7 +42,7 @@ record CheckOptions(
             Usage: ConsistencyCheck --direct-primary URL [--url-eventual URL] [--url-session URL]
                                     [--url-global URL] [OPTIONS]
 
-            Checks Sluice's consistency levels (SPEC section 5) against a running Sluice and counts
+            Checks Sluice's consistency levels (BEHAVIOUR §5) against a running Sluice and counts
             violations, the share of reads on replicas and read latency per level.
 
               --url-eventual URL    JDBC URL of a read-write endpoint with consistency: eventual

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code consistency-check} (issue 6, item 7): runs each check against each level's endpoint of a
+ * {@code consistency-check} (BEHAVIOUR §5): runs each check against each level's endpoint of a
  * running Sluice, first with replication as it is, then — with {@code --slow-replicas} — with the
  * replicas delayed on purpose, where {@code eventual} must show stale reads while every promised
  * check stays at zero. Prints a table per phase; {@code --report FILE} writes the markdown section.

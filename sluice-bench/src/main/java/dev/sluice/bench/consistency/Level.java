@@ -2,7 +2,7 @@ package dev.sluice.bench.consistency;
 
 import java.util.Locale;
 
-/** The consistency levels of SPEC §5; each is reached through its own Sluice endpoint. */
+/** The consistency levels of BEHAVIOUR §5; each is reached through its own Sluice endpoint. */
 enum Level {
     EVENTUAL,
     SESSION,

@@ -1,5 +1,5 @@
 /**
- * {@code consistency-check}: does Sluice keep the promises of its consistency levels (SPEC §5)
+ * {@code consistency-check}: does Sluice keep the promises of its consistency levels (BEHAVIOUR §5)
  * against a real cluster, and what do they cost?
  *
  * <p>It is a checker, not a test: it runs for a fixed time against a Sluice that is already up,

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 8 §1: the admin API over real HTTP against a Sluice in front of the sandbox.
+ * BEHAVIOUR §8: the admin API over real HTTP against a Sluice in front of the sandbox.
  * DescribeDBProxy shows real, live figures (sessions opened here are counted on the node they
  * use, a running statement is an active request, lag and GTID position are the nodes' own);
  * DescribeDBProxyEndpoint and ModifyDBProxyEndpoint agree; endpoints and nodes are added and

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 8 §4 / SPEC §8–9: each endpoint's client allow-list (CIDR, IPv4 and IPv6), changed live.
+ * BEHAVIOUR §8–§9: each endpoint's client allow-list (CIDR, IPv4 and IPv6), changed live.
  * A client outside it gets a MySQL error naming its address right after connect — before any
  * greeting, so it never gets to try a password — while sessions already open go on untouched; a
  * change applies from the next connection. Only loopback addresses are used: 127.0.0.1 and

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 8: the dashboard, driven in headless Chromium against a Sluice in front of the sandbox,
+ * The dashboard, driven in headless Chromium against a Sluice in front of the sandbox,
  * shows the live topology — every node with its role and its state as the monitor sees it — and
  * a screenshot of it is kept as a test artifact ({@code sluice-it/target/dashboard.png}).
  */

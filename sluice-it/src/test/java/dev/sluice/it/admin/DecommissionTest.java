@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 8 §3 / SPEC §8, taking a replica out of service with clients connected:
+ * BEHAVIOUR §8, taking a replica out of service with clients connected:
  * <ul>
  * <li>the managed proxies' graceful decommission — weight → 0, the node's active sessions fall to
  * 0 as short-lived sessions end (new ones never start there), then the node is removed;
@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * No client sees an error in any of these sequences.
  */
 class DecommissionTest {
-    /** SPEC §8 / issue 8: a drain finishes "in seconds"; the issue's bound. */
+    /** BEHAVIOUR §8: a drain finishes "in seconds"; 5 s is the bound that makes that checkable. */
     private static final Duration DRAIN_BOUND = Duration.ofSeconds(5);
     private static final Duration SETTLE = Duration.ofSeconds(20);
     private static final int POOL_SIZE = 16;
@@ -98,7 +98,7 @@ class DecommissionTest {
                             .isNotEqualTo(cluster.serverIdOf(cluster.node("ro3")));
                 }
             }
-            await("existing sessions keep reading ro3 at weight 0 (SPEC §8)").atMost(SETTLE)
+            await("existing sessions keep reading ro3 at weight 0 (BEHAVIOUR §8)").atMost(SETTLE)
                     .until(() -> admin.statements("ro3", "rw") > statements + 50);
             assertThat(admin.activeSessions("ro3", "rw")).as("weight 0 moves no existing session")
                     .isEqualTo(SYSBENCH_THREADS);

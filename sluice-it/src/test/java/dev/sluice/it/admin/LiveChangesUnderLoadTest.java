@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 8 §2 / SPEC §8: while sysbench {@code oltp_read_only} reads through Sluice on long-lived
+ * BEHAVIOUR §8: while sysbench {@code oltp_read_only} reads through Sluice on long-lived
  * connections, the operator changes weights (new sessions read in the new ratio at once), adds an
  * endpoint (it listens) and removes it (it stops accepting, its open session finishes its work),
  * adds a node (new sessions use it) and removes nodes that sessions are using (their later reads
@@ -89,7 +89,7 @@ class LiveChangesUnderLoadTest {
 
     /**
      * On the loaded endpoint, ro2's weight goes to 0: a new session never reads it, while sysbench's
-     * sessions, started before, keep the weights they started with (SPEC §8) and go on reading it.
+     * sessions, started before, keep the weights they started with (BEHAVIOUR §8) and go on reading it.
      * On a second endpoint over the same nodes, 100:100 becomes 300:100: a new session reads
      * ro1 exactly three times as often as ro2 (the smooth weighted rotation is exact for one reader).
      */
@@ -136,7 +136,7 @@ class LiveChangesUnderLoadTest {
                 + "\", \"role\": \"replica\"}"));
         await("the monitor reaches ro3").atMost(SETTLE).until(() -> admin.node("ro3").get("state").asText()
                 .equals("up"));
-        // With custom weights an added node weighs 0 until the operator gives it a weight (SPEC §2).
+        // With custom weights an added node weighs 0 until the operator gives it a weight (BEHAVIOUR §2).
         assertThat(admin.node("ro3").get("endpoints").get("rw").get("weight").asInt()).isZero();
         admin.ok(admin.patch("/v1/endpoints/rw", "{\"weights\": {\"primary\": 0, \"ro1\": 100, \"ro2\": 100, "
                 + "\"ro3\": 200}}"));

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 8 §5: {@code GET /metrics} in the Prometheus text format, parsed line by line. After
+ * BEHAVIOUR §12: {@code GET /metrics} in the Prometheus text format, parsed line by line. After
  * traffic routed here, the counters moved by at least what was sent — statements by endpoint,
  * target and reason, backend connects, consistency waits and their timeouts with the fallback to
  * the primary, errors Sluice returned — and the levels

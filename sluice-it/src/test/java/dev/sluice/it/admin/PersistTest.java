@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 8 §2, {@code --persist}: a change made with {@code ?persist=true} is written back to the
+ * BEHAVIOUR §8, {@code --persist}: a change made with {@code ?persist=true} is written back to the
  * configuration file Sluice was started from, and a Sluice started from that file again has the
  * same endpoints, settings and nodes. The file is replaced atomically — a reader polling it while
  * changes are persisted one after the other only ever sees a whole, valid configuration, and no

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC §5 end to end: what each consistency level promises, on replicas made stale for real by
+ * BEHAVIOUR §5 end to end: what each consistency level promises, on replicas made stale for real by
  * {@code MASTER_DELAY} (up and readable, but applying each write seconds late), and that a
  * level makes no promise it does not keep: {@code eventual} does read stale there. The checker in
  * sluice-bench measures the same under load; these tests pin the rules.

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC §4, minimum reserved nodes, when {@code STOP SLAVE} breaks replication on every replica:
+ * BEHAVIOUR §4, minimum reserved nodes, when {@code STOP SLAVE} breaks replication on every replica:
  * with {@code min-reserved-nodes: 1} exactly one replica goes on serving reads, the one the rules
  * pick; with 0 reads go to the primary.
  */

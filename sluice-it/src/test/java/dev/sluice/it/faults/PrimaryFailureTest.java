@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SPEC §4, primary failure, made for real: the primary killed (SIGKILL) under sysbench
+ * BEHAVIOUR §4, primary failure, made for real: the primary killed (SIGKILL) under sysbench
  * {@code oltp_read_write} through Sluice. Writes — sysbench's and a probe's — get a clear error at
  * once, none hangs, while reads go on on the replicas; once the primary is restarted (and its
  * replicas reconnected to it) writes work again through the same Sluice, never restarted.

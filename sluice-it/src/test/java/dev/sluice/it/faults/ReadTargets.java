@@ -54,7 +54,7 @@ final class ReadTargets {
         }
     }
 
-    /** The replicas Sluice reports readable on the endpoint (SPEC §4's readable set). */
+    /** The replicas Sluice reports readable on the endpoint (BEHAVIOUR §4's readable set). */
     Set<String> readableReplicas() {
         return sluice.server().control().describe().nodes().stream()
                 .filter(n -> n.role().equals("replica"))

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SPEC §4, replica failure, made for real: a replica killed (SIGKILL) under a 16-thread sysbench
+ * BEHAVIOUR §4, replica failure, made for real: a replica killed (SIGKILL) under a 16-thread sysbench
  * {@code oltp_read_only} costs the clients no error — reads in flight on it are retried elsewhere —
  * and it takes reads again once restarted; a replica that hangs (SIGSTOP) loses its reads within
  * the monitor's timeout, and the sessions whose read was stuck on it get their answer from another

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC §4, the latency threshold, with lag made for real: a replica that stops applying the
+ * BEHAVIOUR §4, the latency threshold, with lag made for real: a replica that stops applying the
  * primary's writes (its SQL thread stopped, or a MASTER_DELAY) while the primary keeps writing
  * stops taking reads once its lag is over {@code max-replication-lag}, within two monitor
  * intervals; once it replicates normally again it takes reads again.
@@ -29,7 +29,7 @@ class ReplicationLagTest {
      * lacks a write is over a 2 s threshold once that write is 3 s old.
      */
     private static final Duration OVER_THRESHOLD = THRESHOLD.plusSeconds(1);
-    /** Two monitor intervals, as issue 5 asks, plus slack for a loaded 2-core machine. */
+    /** Two monitor intervals (a check that sees the change, then the next), plus slack for a loaded 2-core machine. */
     private static final Duration LEAVE_BOUND = MONITOR_INTERVAL.multipliedBy(2).plusSeconds(2);
     private static final Duration COME_BACK_BOUND = Duration.ofSeconds(15);
     private static final int NO_DELAY = 0;

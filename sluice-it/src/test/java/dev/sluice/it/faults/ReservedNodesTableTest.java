@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The whole worked-case table of SPEC §4 (minimum reserved nodes) end to end, on the sandbox's
+ * The whole worked-case table of BEHAVIOUR §4 (minimum reserved nodes) end to end, on the sandbox's
  * 1 primary + 3 replicas with every lag made for real while the primary keeps writing:
  * "lagging over the threshold" is {@code MASTER_DELAY = 600}, "lagging under it" is
  * {@code MASTER_DELAY = 1}, "broken" ({@code -1}) is {@code STOP SLAVE} or

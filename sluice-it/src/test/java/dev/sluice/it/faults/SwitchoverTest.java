@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 5, role changes: a switchover done in the sandbox as an operator does it (the primary
+ * BEHAVIOUR §10, following role changes: a switchover done in the sandbox as an operator does it (the primary
  * turns read_only, a replica catches up and turns writable, the others are repointed to it) while
  * a client writes through Sluice without pause. Writes follow the writable node within two
  * monitor intervals; a write never runs on a read_only node and none is lost; then the switch
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 class SwitchoverTest {
     private static final String TABLE = "test.faults_switchover";
     private static final Duration MONITOR_INTERVAL = Duration.ofMillis(500);
-    /** Two monitor intervals, as issue 5 asks, plus slack for a loaded 2-core machine. */
+    /** Two monitor intervals (a check that sees the change, then the next), plus slack for a loaded 2-core machine. */
     private static final Duration FOLLOW_BOUND = MONITOR_INTERVAL.multipliedBy(2).plusSeconds(2);
     private static final Duration PROGRESS_BOUND = Duration.ofSeconds(10);
 

@@ -82,8 +82,8 @@ class CommandBadInputTest {
     }
 
     /**
-     * Binary-protocol commands shorter than their fixed part (found by the network fuzz test: they
-     * were read past their end and left the session hanging): ERR 1835 as the server answers, or
+     * Binary-protocol commands shorter than their fixed part (reading them as if complete would run
+     * past their end and leave the session waiting): ERR 1835 as the server answers, or
      * nothing for the commands that have no response, and the session goes on.
      */
     @Test

@@ -2,7 +2,7 @@ package dev.sluice.it.forwarding;
 
 /**
  * The endpoint these tests go through: read-write, with every read weight on the primary (a
- * replica left out of {@code weights} has weight 0, so it gets no reads; SPEC §2). They test
+ * replica left out of {@code weights} has weight 0, so it gets no reads; BEHAVIOUR §2). They test
  * forwarding — that what a client sends reaches the server and what the server answers reaches
  * the client, unchanged — so every statement must land where a direct connection would: on the
  * primary (and {@code CONNECTION_ID()} names a primary connection). Read routing is tested elsewhere.

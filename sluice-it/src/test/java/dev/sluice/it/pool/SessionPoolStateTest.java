@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * SPEC §7, session pool: what one client leaves on a backend connection never reaches the next,
+ * BEHAVIOUR §7, session pool: what one client leaves on a backend connection never reaches the next,
  * while a connection that carries nothing but the SETs the next client makes too is handed on as
  * it is, and those SETs are answered without a backend (the short-connection speed-up).
  *

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC §7, session pool: 20,000 short connections (connect, one query, quit) from more client
+ * BEHAVIOUR §7, session pool: 20,000 short connections (connect, one query, quit) from more client
  * threads than the pool has connections. Backend connections outlive their clients: the nodes
  * see few logins and never more connections than the pool's bound. The same 20,000 go straight
  * to the primary in the same run, for the connect rate both ways (printed, not asserted: the

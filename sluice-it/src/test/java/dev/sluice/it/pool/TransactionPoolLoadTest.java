@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC §7, transaction pool under load: 2,000 client connections, all open at once, run short
+ * BEHAVIOUR §7, transaction pool under load: 2,000 client connections, all open at once, run short
  * transactions over at most 64 backend connections per node. Half the clients use BEGIN … COMMIT,
  * half JDBC's autocommit=0 and commit(); every client also reads outside a transaction (a
  * replica). No client sees an error, every transaction's write is there exactly once, and no node

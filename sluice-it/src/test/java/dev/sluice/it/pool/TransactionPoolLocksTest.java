@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC §7, transaction pool: a client is locked to its backend connection once it does something
+ * BEHAVIOUR §7, transaction pool: a client is locked to its backend connection once it does something
  * a shared connection cannot carry — one test per cause. Which connection a client is on is the
  * primary's {@code CONNECTION_ID()}, asked with {@code /*FORCE_MASTER*}{@code /} (a plain
  * {@code SELECT CONNECTION_ID()} is a read and answers with a replica's thread id).

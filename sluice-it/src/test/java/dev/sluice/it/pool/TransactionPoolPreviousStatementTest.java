@@ -24,7 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC §7: under the transaction pool, LAST_INSERT_ID(), ROW_COUNT(), FOUND_ROWS() and SHOW
+ * BEHAVIOUR §7: under the transaction pool, LAST_INSERT_ID(), ROW_COUNT(), FOUND_ROWS() and SHOW
  * WARNINGS still answer about the client's own previous statement, although the backend
  * connection that ran it went back to the pool when it ended and other clients use it. Many
  * clients over a small pool, so that connections change hands between a statement and the

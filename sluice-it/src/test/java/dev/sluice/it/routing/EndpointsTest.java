@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC §1: one proxy, several endpoints, each with its own node set, mode and weights. Read-write
+ * BEHAVIOUR §1: one proxy, several endpoints, each with its own node set, mode and weights. Read-write
  * endpoints split by their own weights and send reads to the primary when no replica of theirs can
  * take them; read-only endpoints bind each connection to one of their replicas (weighted
  * round-robin), refuse writes with a clear error, and refuse the connection when no replica is usable.

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * SPEC §3 hints as real drivers send them (both keep comments in the statement text): on an
+ * BEHAVIOUR §3 hints as real drivers send them (both keep comments in the statement text): on an
  * endpoint whose primary has read weight 0, {@code /*FORCE_MASTER*}{@code /} still sends a read
  * there, {@code /*FORCE_SLAVE*}{@code /} sends a stored-function call (a primary statement by
  * itself) to a replica, and a hint on a session command is ignored: the setting reaches every

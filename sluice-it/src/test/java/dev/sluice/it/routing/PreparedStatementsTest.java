@@ -36,12 +36,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * SPEC §3 prepared statements (binary protocol) with server-side prepares in MySQL Connector/J
+ * BEHAVIOUR §3 prepared statements (binary protocol) with server-side prepares in MySQL Connector/J
  * and MariaDB Connector/J: EXECUTE of a read runs on a replica, of a write on the primary, results
  * are the ones a direct connection gets, and closing statements leaves none behind on any backend
  * ({@code Prepared_stmt_count} back to where it was on every node). Also: long data goes where its
  * statement runs, cursor fetches stay with the replica that opened the cursor, and the rules of
- * SPEC §3 (previous target, temporary tables, CALL pinning) hold for prepared statements too.
+ * BEHAVIOUR §3 (previous target, temporary tables, CALL pinning) hold for prepared statements too.
  */
 class PreparedStatementsTest {
     private static final String DB = "it_routing_ps";

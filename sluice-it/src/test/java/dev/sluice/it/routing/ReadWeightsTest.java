@@ -24,9 +24,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC §2 through the running proxy: read weights decide where autocommit reads go, the primary's
+ * BEHAVIOUR §2 through the running proxy: read weights decide where autocommit reads go, the primary's
  * weight 0 keeps reads off it, and the {@code weighted} balancer picks in exactly the smooth
- * weighted round-robin order the SPEC spells out. {@code @@server_id} says which node answered.
+ * weighted round-robin order BEHAVIOUR §2 spells out. {@code @@server_id} says which node answered.
  */
 class ReadWeightsTest {
     private static final int READS = 10_000;
@@ -72,7 +72,7 @@ class ReadWeightsTest {
 
     @Test
     void oneClientSeesTheExactSmoothWeightedSequenceOfTheSpecExample() throws Exception {
-        // SPEC §2's own example: weights primary 100, ro1 200, ro2 200, all `current` at 0.
+        // BEHAVIOUR §2's own example: weights primary 100, ro1 200, ro2 200, all `current` at 0.
         String policy = "nodes: [primary, ro1, ro2]\nweights: {primary: 100, ro1: 200, ro2: 200}\nbalancer: weighted";
         try (SluiceHarness sluice = SluiceHarness.readWrite(cluster, policy)) {
             AdminView.awaitReadable(sluice, "rw", "ro1", "ro2");
@@ -97,7 +97,7 @@ class ReadWeightsTest {
         }
     }
 
-    /** The SPEC §2 algorithm, written out: highest current (first on ties), minus the total, plus each weight. */
+    /** The BEHAVIOUR §2 algorithm, written out: highest current (first on ties), minus the total, plus each weight. */
     private static List<String> smoothWeighted(List<String> nodes, int[] weights, int rounds) {
         long[] current = new long[weights.length];
         long total = 0;

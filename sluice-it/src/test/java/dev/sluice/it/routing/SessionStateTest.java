@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC §3 session commands: USE, SET NAMES, SET sql_mode and SET time_zone reach every backend the
+ * BEHAVIOUR §3 session commands: USE, SET NAMES, SET sql_mode and SET time_zone reach every backend the
  * session uses, and a replica connected only afterwards replays them, so every node that answers
  * the session sees the same database, character set, SQL mode and time zone.
  */

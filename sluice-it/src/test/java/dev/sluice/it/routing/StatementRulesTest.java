@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every rule of SPEC §3 end to end, through MariaDB Connector/J on a read-write endpoint whose
+ * Every rule of BEHAVIOUR §3 end to end, through MariaDB Connector/J on a read-write endpoint whose
  * primary has read weight 0 and whose three replicas take turns ({@code weighted}): a plain read
  * lands on a replica, so a statement seen on the primary is there because of its rule, and a
  * statement sent to the wrong replica meets a different session there. Writes, DDL and locking

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * sysbench through a read-write endpoint (primary weight 0, replicas automatic) and a read-only
- * endpoint: no error at all, and the executions land where SPEC §1/§3 say, counted by each
+ * endpoint: no error at all, and the executions land where BEHAVIOUR §1/§3 say, counted by each
  * node's own {@code Com_stmt_execute} (sysbench prepares every statement).
  */
 class SysbenchRoutingTest {
@@ -79,7 +79,7 @@ class SysbenchRoutingTest {
         String run = sysbench.run(sluice.port("rw"), "oltp_read_only", "run", "--threads=4", "--time=4");
         Sysbench.assertNoErrors(run);
         Map<String, Long> done = delta(before);
-        // BEGIN … COMMIT around every sysbench transaction: SPEC §3 keeps all of it on the primary.
+        // BEGIN … COMMIT around every sysbench transaction: BEHAVIOUR §3 keeps all of it on the primary.
         assertThat(done.get("primary")).as("executions on the primary: " + done).isPositive();
         assertThat(done.get("ro1") + done.get("ro2") + done.get("ro3")).as("executions on replicas: " + done).isZero();
     }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC §6, transaction splitting: in a READ COMMITTED session the reads of a transaction before
+ * BEHAVIOUR §6, transaction splitting: in a READ COMMITTED session the reads of a transaction before
  * its first write run on replicas, the transaction opens on the primary with the first write and
  * everything after it runs there. Where each statement ran is read from {@code @@server_id}; that
  * a read-only transaction never reached the primary is read from the primary's general log.

@@ -73,7 +73,7 @@ class HandshakeV10Test {
 
     @Test
     void authDataLengthMeansNothingWithoutPluginAuth() {
-        // Found by HandshakeFuzzTest: a length of 30 was honoured, and the 29-byte scramble came back as 20.
+        // Without CLIENT_PLUGIN_AUTH the auth-data length byte means nothing: the scramble stays the 20 bytes sent.
         long caps = CLIENT_PROTOCOL_41 | CLIENT_SECURE_CONNECTION | CLIENT_MYSQL;
         byte[] scramble = "abcdefghijklmnopqrst".getBytes();
         byte[] wire = encode(new HandshakeV10("8.0.0", 7, scramble, caps, 45, 0, ""));

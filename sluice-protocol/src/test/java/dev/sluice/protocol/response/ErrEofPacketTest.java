@@ -41,7 +41,7 @@ class ErrEofPacketTest {
 
     @Test
     void anySqlStateBytesSurviveDecodeAndEncode() {
-        // Found by ResponsePacketFuzzTest: a byte above 0x7F decoded as U+FFFD and came back as '?'.
+        // SQLSTATE is five raw bytes: decoded as text, a byte above 0x7F would come back as '?'.
         byte[] wire = HexFormat.of().parseHex("ff0100" + "23" + "8030ff3030" + "78");
         ErrPacket err = ErrPacket.decode(Unpooled.wrappedBuffer(wire));
         assertThat(payload(err, CAPS)).isEqualTo(wire);

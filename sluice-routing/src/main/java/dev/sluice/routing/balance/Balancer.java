@@ -1,7 +1,7 @@
 package dev.sluice.routing.balance;
 
 /**
- * SPEC §2: chooses one node among the candidates of a read.
+ * BEHAVIOUR §2: chooses one node among the candidates of a read.
  *
  * <p>Candidates are given as a bit mask over {@code nodeIds} (bit {@code p} set means
  * {@code nodeIds[p]} may take the read), so a pick allocates nothing. {@code nodeIds} is in the

@@ -1,7 +1,7 @@
 package dev.sluice.routing.balance;
 
 /**
- * SPEC §2 {@code least-active}: the candidate with the smallest {@code (active + 1) / weight};
+ * BEHAVIOUR §2 {@code least-active}: the candidate with the smallest {@code (active + 1) / weight};
  * ties go to the higher weight, then to configuration order. Stateless, hence one shared instance.
  *
  * <p>The ratio is compared by cross-multiplication in {@code long}, so there is no floating-point

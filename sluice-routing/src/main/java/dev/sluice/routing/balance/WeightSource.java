@@ -2,7 +2,7 @@ package dev.sluice.routing.balance;
 
 /**
  * Where a pick reads node weights from. A session answers with the weights it started with
- * (SPEC §8), so the same balancer serves sessions that see different weights.
+ * (BEHAVIOUR §8), so the same balancer serves sessions that see different weights.
  */
 @FunctionalInterface
 public interface WeightSource {

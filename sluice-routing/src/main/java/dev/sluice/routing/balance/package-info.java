@@ -1,2 +1,2 @@
-/** SPEC §2 balancers: smooth weighted round-robin and least-active, over candidate bit masks. */
+/** BEHAVIOUR §2 balancers: smooth weighted round-robin and least-active, over candidate bit masks. */
 package dev.sluice.routing.balance;

@@ -5,7 +5,7 @@ import java.util.Optional;
 /**
  * A replication position expressed in GTIDs: what a server has applied, or what a read must see.
  *
- * <p>Consistency levels (SPEC §5) reduce to one question, {@link #contains(GtidPosition)}: has this
+ * <p>Consistency levels (BEHAVIOUR §5) reduce to one question, {@link #contains(GtidPosition)}: has this
  * replica applied everything the read requires? Values are immutable and {@link #toString()} prints
  * the server's own syntax, so a position can be passed straight to {@code MASTER_GTID_WAIT} /
  * {@code WAIT_FOR_EXECUTED_GTID_SET}.

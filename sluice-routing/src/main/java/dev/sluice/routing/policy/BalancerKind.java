@@ -1,6 +1,6 @@
 package dev.sluice.routing.policy;
 
-/** SPEC §2: how a read picks among its candidate nodes. */
+/** BEHAVIOUR §2: how a read picks among its candidate nodes. */
 public enum BalancerKind implements ConfigName {
     /** Smallest {@code (active requests + 1) / weight}; the default, it absorbs peaks best. */
     LEAST_ACTIVE("least-active"),

@@ -1,6 +1,6 @@
 package dev.sluice.routing.policy;
 
-/** SPEC §7: when a backend connection may serve another client connection. */
+/** BEHAVIOUR §7: when a backend connection may serve another client connection. */
 public enum ConnectionPoolMode implements ConfigName {
     /** Never: backend connections live and die with their client connection. */
     NONE("none"),

@@ -1,6 +1,6 @@
 package dev.sluice.routing.policy;
 
-/** SPEC §5: what a replica must have applied before it may answer a read. */
+/** BEHAVIOUR §5: what a replica must have applied before it may answer a read. */
 public enum ConsistencyLevel implements ConfigName {
     /** Nothing beyond healthy replication under the lag threshold. */
     EVENTUAL("eventual"),

@@ -1,6 +1,6 @@
 package dev.sluice.routing.policy;
 
-/** SPEC §1: what an endpoint does with writes and how it spreads reads. */
+/** BEHAVIOUR §1: what an endpoint does with writes and how it spreads reads. */
 public enum EndpointMode implements ConfigName {
     /** Writes to the primary, reads split by weight per statement. */
     READ_WRITE("read-write"),

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The settings of one endpoint (SPEC §1–§8, the {@code endpoints:} entries of the configuration).
+ * The settings of one endpoint (BEHAVIOUR §1–§8, the {@code endpoints:} entries of the configuration).
  * Immutable: a ModifyDBProxyEndpoint call builds a new policy with the withers and publishes it;
  * sessions read the current one per statement. {@link #validate(Topology)} says what is wrong in
  * words the operator can act on.
@@ -34,9 +34,9 @@ public record EndpointPolicy(String name, EndpointMode mode, List<String> nodes,
                              boolean transactionSplitting, ConnectionPoolMode connectionPool, List<String> allow,
                              int maxConnections) {
 
-    /** SPEC §5 default read consistency timeout. */
+    /** BEHAVIOUR §5 default read consistency timeout. */
     public static final Duration DEFAULT_CONSISTENCY_TIMEOUT = Duration.ofMillis(10);
-    /** SPEC §4 default latency threshold. */
+    /** BEHAVIOUR §4 default latency threshold. */
     public static final Duration DEFAULT_MAX_REPLICATION_LAG = Duration.ofSeconds(30);
     /** Default cap on client connections per endpoint. */
     public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
@@ -55,7 +55,7 @@ public record EndpointPolicy(String name, EndpointMode mode, List<String> nodes,
         allow = List.copyOf(allow);
     }
 
-    /** A read-write endpoint over every node with every setting at its SPEC default. */
+    /** A read-write endpoint over every node with every setting at its default (BEHAVIOUR §1–§8). */
     public static EndpointPolicy defaults(String name) {
         return new EndpointPolicy(name, EndpointMode.READ_WRITE, List.of(), ReadWeights.AUTO,
                 BalancerKind.LEAST_ACTIVE, ConsistencyLevel.EVENTUAL, DEFAULT_CONSISTENCY_TIMEOUT,

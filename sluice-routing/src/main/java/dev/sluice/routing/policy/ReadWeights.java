@@ -4,7 +4,7 @@ import dev.sluice.routing.topology.Node;
 import java.util.Map;
 
 /**
- * SPEC §2 read weights, 0..10000 per node. {@link Auto} derives them from capacity so that replicas
+ * BEHAVIOUR §2 read weights, 0..10000 per node. {@link Auto} derives them from capacity so that replicas
  * added later get a weight without a configuration change; {@link Custom} is an explicit map in
  * which a node that is missing, or added later, weighs 0 (it gets no reads until someone says so).
  */

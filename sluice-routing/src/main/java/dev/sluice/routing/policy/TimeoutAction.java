@@ -1,6 +1,6 @@
 package dev.sluice.routing.policy;
 
-/** SPEC §5: what happens to a read when no replica reached the required position in time. */
+/** BEHAVIOUR §5: what happens to a read when no replica reached the required position in time. */
 public enum TimeoutAction implements ConfigName {
     /** Run the read on the primary, which always has the position. */
     PRIMARY("primary"),

@@ -1,2 +1,2 @@
-/** Endpoint settings (SPEC §1–§8), their configuration names and their validation. */
+/** Endpoint settings (BEHAVIOUR §1–§8), their configuration names and their validation. */
 package dev.sluice.routing.policy;

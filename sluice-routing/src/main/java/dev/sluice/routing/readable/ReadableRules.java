@@ -8,7 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * SPEC §4: the lag threshold, broken replication and {@code min-reserved-nodes}.
+ * BEHAVIOUR §4: the lag threshold, broken replication and {@code min-reserved-nodes}.
  *
  * <p>A replica <em>passes the health rules</em> when it is reachable, not draining, its replication
  * threads run (only the applier, while the primary is down) and its lag is known and within
@@ -79,7 +79,7 @@ public final class ReadableRules {
      * primary's failure, not the replica's. A replica whose applier still runs holds the newest
      * data there is (its lag, measured against the primary's last known positions, says how
      * much it misses), so it keeps passing — reads keep working on replicas when the primary
-     * fails (SPEC §4) instead of all going to the dead primary.
+     * fails (BEHAVIOUR §4) instead of all going to the dead primary.
      */
     private static boolean lostOnlyItsSource(Node replica, boolean primaryDown) {
         return primaryDown && replica.state().sqlThreadRunning() && !replica.state().ioThreadRunning();

@@ -3,9 +3,9 @@ package dev.sluice.routing.readable;
 import java.util.Arrays;
 
 /**
- * Which replicas of one endpoint may take reads, per SPEC §4, as node ids.
+ * Which replicas of one endpoint may take reads, per BEHAVIOUR §4, as node ids.
  *
- * <p>Two sets, because SPEC §8 needs both: {@link #isReadable(int)} is the SPEC §4 answer for the
+ * <p>Two sets, because BEHAVIOUR §8 needs both: {@link #isReadable(int)} is the BEHAVIOUR §4 answer for the
  * endpoint's current weights (healthy replicas of weight above 0, plus the reserved ones);
  * {@link #passesHealthRules(int)} ignores weights, so a session that started when a node still
  * had weight keeps reading from it while it stays healthy. Computed by {@link ReadableRules} only
@@ -27,7 +27,7 @@ public final class ReadableSet {
         Arrays.sort(this.healthy);
     }
 
-    /** SPEC §4: a new read of a new session may go to this replica. */
+    /** BEHAVIOUR §4: a new read of a new session may go to this replica. */
     public boolean isReadable(int nodeId) {
         return Arrays.binarySearch(readable, nodeId) >= 0;
     }

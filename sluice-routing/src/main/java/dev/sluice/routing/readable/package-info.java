@@ -1,2 +1,2 @@
-/** SPEC §4: which replicas may take reads (lag threshold, broken replication, reserved nodes). */
+/** BEHAVIOUR §4: which replicas may take reads (lag threshold, broken replication, reserved nodes). */
 package dev.sluice.routing.readable;

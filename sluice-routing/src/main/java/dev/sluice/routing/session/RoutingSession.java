@@ -37,7 +37,7 @@ import java.util.Set;
  * isolation level) wait for {@link #onResponse}; effects that keep reads safe (BEGIN, autocommit
  * off, pinning, pool locks) apply at once.
  *
- * <p>Node set (SPEC §8): a session keeps the nodes and weights its endpoint had when it opened. A
+ * <p>Node set (BEHAVIOUR §8): a session keeps the nodes and weights its endpoint had when it opened. A
  * later weight change neither adds a node to it nor removes one; a node removed from the topology
  * or drained is left at the next transaction boundary ({@link #leaveRetiredNodes}).
  */
@@ -127,7 +127,7 @@ public final class RoutingSession implements WeightSource {
         return transaction.autocommit();
     }
 
-    /** Whether the current transaction may still send reads to replicas (SPEC §6, given splitting is on). */
+    /** Whether the current transaction may still send reads to replicas (BEHAVIOUR §6, given splitting is on). */
     public boolean transactionSplittable() {
         return transaction.isolation().allowsSplitting() && !transaction.wrote() && !transaction.snapshot()
                 && !transaction.xaActive();
@@ -148,7 +148,7 @@ public final class RoutingSession implements WeightSource {
         return pinned || history.overflowed();
     }
 
-    /** SPEC §7: why a pooled backend connection must stay with this client. */
+    /** BEHAVIOUR §7: why a pooled backend connection must stay with this client. */
     public Set<LockCause> lockCauses() {
         return EnumSet.copyOf(lockCauses);
     }
@@ -177,7 +177,7 @@ public final class RoutingSession implements WeightSource {
         return previousTarget >= 0 ? OptionalInt.of(previousTarget) : OptionalInt.empty();
     }
 
-    /** GTIDs of the transactions this connection committed (SPEC §5 session consistency). */
+    /** GTIDs of the transactions this connection committed (BEHAVIOUR §5 session consistency). */
     public Optional<GtidPosition> lastGtid() {
         return lastGtid;
     }
@@ -363,7 +363,7 @@ public final class RoutingSession implements WeightSource {
     }
 
     /**
-     * A node that failed one of the session's session commands (SPEC §3) leaves the session: its
+     * A node that failed one of the session's session commands (BEHAVIOUR §3) leaves the session: its
      * state no longer matches the others', so it takes none of this session's reads any more.
      */
     public void leave(int nodeId) {

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The session commands a backend opened later must replay, in order, so that every backend of a
- * client connection has the same session state (SPEC §3).
+ * client connection has the same session state (BEHAVIOUR §3).
  *
  * <p>De-duplication keeps the history proportional to the state, not to the traffic: a command
  * that sets a superset of an older command's variables, without reading any variable, replaces it

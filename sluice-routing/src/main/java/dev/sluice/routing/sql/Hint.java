@@ -1,6 +1,6 @@
 package dev.sluice.routing.sql;
 
-/** SPEC §3: a routing hint in a comment at the very start of a statement. Hints win over everything else. */
+/** BEHAVIOUR §3: a routing hint in a comment at the very start of a statement. Hints win over everything else. */
 public enum Hint {
     NONE,
     /** <code>/&#42;FORCE_MASTER&#42;/</code>: run on the primary, whatever its read weight. */

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * Reads the routing hints in the comments before a statement's first token (SPEC §3, issue 6):
+ * Reads the routing hints in the comments before a statement's first token (BEHAVIOUR §3, §5):
  * <code>/&#42;FORCE_MASTER&#42;/</code>, <code>/&#42;FORCE_SLAVE&#42;/</code> and
  * <code>/&#42;CONSISTENT_WITH=&lt;gtid&gt;&#42;/</code>, in any order, after optional whitespace and
  * other comments, case-insensitive, blanks inside the comment allowed. A hint later in the text

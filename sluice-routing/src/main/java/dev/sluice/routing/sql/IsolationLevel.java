@@ -2,7 +2,7 @@ package dev.sluice.routing.sql;
 
 import java.util.Optional;
 
-/** Transaction isolation levels. Only the first two allow transaction splitting (SPEC §6). */
+/** Transaction isolation levels. Only the first two allow transaction splitting (BEHAVIOUR §6). */
 public enum IsolationLevel {
     READ_UNCOMMITTED,
     READ_COMMITTED,

@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Decides a statement's kind from its first keywords (SPEC §3's lists), reads the few clauses that
+ * Decides a statement's kind from its first keywords (BEHAVIOUR §3's lists), reads the few clauses that
  * carry session facts (START TRANSACTION options, temporary table names, USE), then hands the rest
  * of the text to the {@link StatementScanner} body walk.
  */

@@ -1,7 +1,7 @@
 package dev.sluice.routing.sql;
 
 /**
- * SPEC §7: things a pooled (transaction-mode) backend connection cannot carry from one client to
+ * BEHAVIOUR §7: things a pooled (transaction-mode) backend connection cannot carry from one client to
  * another. Once a client does one of them it keeps its backend connection until it disconnects.
  * (The 16 MB packet cause is a protocol matter and is detected by the server.)
  */

@@ -6,7 +6,7 @@ import java.util.Set;
 
 /**
  * A statement that changes session state and therefore goes to every backend of the session
- * (SPEC §3), with what a backend opened later must replay.
+ * (BEHAVIOUR §3), with what a backend opened later must replay.
  *
  * @param sql                   the text to send and replay
  * @param variables             what it sets, lower case: system variable names, or pseudo-keys such as

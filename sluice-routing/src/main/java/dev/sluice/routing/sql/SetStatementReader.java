@@ -12,7 +12,7 @@ import java.util.Set;
  * <ul>
  *   <li>session variables, SET NAMES / CHARACTER SET, SET [SESSION] TRANSACTION, SET ROLE: a
  *       {@link SessionCommand} for every backend, with the variables it sets for de-duplication;
- *   <li>only user variables: {@link StatementKind#SET_USER_VARIABLE}, primary only (SPEC §3);
+ *   <li>only user variables: {@link StatementKind#SET_USER_VARIABLE}, primary only (BEHAVIOUR §3);
  *   <li>any GLOBAL / PERSIST assignment: administration on the primary only, because a global
  *       change sent to replicas would reconfigure them;
  *   <li>SET PASSWORD / DEFAULT ROLE: account DDL; MariaDB SET STATEMENT … FOR s: classified as s.

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The statement classifier: what a COM_QUERY text is, as far as routing is concerned (SPEC §3).
+ * The statement classifier: what a COM_QUERY text is, as far as routing is concerned (BEHAVIOUR §3).
  *
  * <p>It reads the payload bytes in place (no copy, no String for keywords), in one pass, so its
  * cost is linear in the text whatever the bytes are, and it never throws: text it cannot make

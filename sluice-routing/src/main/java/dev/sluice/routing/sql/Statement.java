@@ -118,7 +118,7 @@ public final class Statement {
         return set;
     }
 
-    /** SPEC §7 reasons this statement locks a pooled backend connection to its client. */
+    /** BEHAVIOUR §7 reasons this statement locks a pooled backend connection to its client. */
     public boolean triggers(LockCause cause) {
         return (lockCauseBits & (1 << cause.ordinal())) != 0;
     }
@@ -150,7 +150,7 @@ public final class Statement {
         return isolationChange;
     }
 
-    /** Present for statements that go to every backend and may need replaying (SPEC §3). */
+    /** Present for statements that go to every backend and may need replaying (BEHAVIOUR §3). */
     public Optional<SessionCommand> sessionCommand() {
         return sessionCommand;
     }

@@ -1,6 +1,6 @@
 package dev.sluice.routing.sql;
 
-/** What the classifier noticed inside a statement beyond its kind (SPEC §3). */
+/** What the classifier noticed inside a statement beyond its kind (BEHAVIOUR §3). */
 public enum StatementProperty {
     /** SELECT … FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE, at any depth. */
     LOCKING_READ,

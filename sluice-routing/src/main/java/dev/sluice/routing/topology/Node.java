@@ -17,12 +17,12 @@ import java.util.Optional;
  * @param zone     availability zone, when configured
  * @param capacity relative size; {@code weights: auto} gives a replica {@code 100 × capacity}
  * @param state    the monitor's latest observation
- * @param draining an operator asked sessions to leave this node (SPEC §8)
+ * @param draining an operator asked sessions to leave this node (BEHAVIOUR §8)
  */
 public record Node(int id, String name, String address, NodeRole role, Optional<String> zone,
                    int capacity, NodeState state, boolean draining) {
 
-    /** Capacity when the configuration gives none (SPEC §2). */
+    /** Capacity when the configuration gives none (BEHAVIOUR §2). */
     public static final int DEFAULT_CAPACITY = 1;
 
     public Node {

@@ -4,7 +4,7 @@ import dev.sluice.routing.gtid.GtidPosition;
 import java.util.Optional;
 
 /**
- * What the monitor last observed about one node (SPEC §4). Immutable: the monitor publishes a new
+ * What the monitor last observed about one node (BEHAVIOUR §4). Immutable: the monitor publishes a new
  * {@link Topology} with a new state rather than editing this one, so a router reading a snapshot
  * never sees half an update.
  *

@@ -41,7 +41,7 @@ public record ReplicationLag(long seconds) {
         return seconds == BROKEN_SECONDS;
     }
 
-    /** True only for a known lag strictly above {@code threshold} (SPEC §4: "exceeds"). */
+    /** True only for a known lag strictly above {@code threshold} (BEHAVIOUR §4: "exceeds"). */
     public boolean exceeds(Duration threshold) {
         return isKnown() && seconds > threshold.toSeconds();
     }

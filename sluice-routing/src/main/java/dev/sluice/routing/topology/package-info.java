@@ -1,2 +1,2 @@
-/** Immutable cluster snapshots: nodes with stable ids, configuration and the monitor's latest state (SPEC §1, §4). */
+/** Immutable cluster snapshots: nodes with stable ids, configuration and the monitor's latest state (BEHAVIOUR §1, §4). */
 package dev.sluice.routing.topology;

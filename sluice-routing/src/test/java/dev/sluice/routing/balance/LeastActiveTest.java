@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** SPEC §2 least-active balancer. */
+/** BEHAVIOUR §2 least-active balancer. */
 class LeastActiveTest {
 
     private static final int[] IDS = {0, 1, 2};

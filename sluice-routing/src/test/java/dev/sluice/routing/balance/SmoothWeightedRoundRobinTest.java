@@ -8,7 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §2 weighted balancer. */
+/** BEHAVIOUR §2 weighted balancer. */
 class SmoothWeightedRoundRobinTest {
 
     private static final int[] IDS = {0, 1, 2};

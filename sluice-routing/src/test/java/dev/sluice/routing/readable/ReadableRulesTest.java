@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** SPEC §4: lag threshold, broken replication and min-reserved-nodes, the whole table. */
+/** BEHAVIOUR §4: lag threshold, broken replication and min-reserved-nodes, the whole table. */
 class ReadableRulesTest {
 
     private static final String BROKEN = "-1";
@@ -52,7 +52,7 @@ class ReadableRulesTest {
                 .collect(Collectors.joining(" "));
     }
 
-    /** The SPEC §4 table, row by row ("any" lag rows are expanded over healthy, lagging and broken). */
+    /** The BEHAVIOUR §4 table, row by row ("any" lag rows are expanded over healthy, lagging and broken). */
     @ParameterizedTest(name = "N={0}, weights {1}, lags {2}/{3}/{4} -> [{5}]")
     @CsvSource(delimiter = '|', value = {
         "1|auto|0|40|40|ro1",
@@ -105,7 +105,7 @@ class ReadableRulesTest {
         // a serving node that broke still beats a lagging newcomer
         Topology broken = cluster("40", "50", "-1");
         assertThat(names(broken, ReadableRules.compute(broken, policy(1, "auto"), before))).isEqualTo("ro3");
-        // without the history, the SPEC order applies
+        // without the history, the BEHAVIOUR §4 order applies
         assertThat(names(t, ReadableRules.compute(t, policy(1, "auto"), ReadableSet.NONE))).isEqualTo("ro1");
     }
 

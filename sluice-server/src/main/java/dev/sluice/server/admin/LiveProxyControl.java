@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The admin operations on the running proxy. Every change is validated as the configuration file
  * would be, then applied at once: the endpoint's routing view is rebuilt (new sessions see new
- * weights; existing sessions keep the node set and weights they started with — SPEC §8), the
+ * weights; existing sessions keep the node set and weights they started with — BEHAVIOUR §8), the
  * topology snapshot is replaced, listeners start or stop. Calls come from the admin server's
  * single thread, so changes never interleave.
  */

@@ -26,7 +26,7 @@ public record NodeDescription(String name, String address, String role, String z
      * A node as one endpoint uses it.
      *
      * @param weight read weight on this endpoint
-     * @param readable takes new reads now (SPEC §4 readable set)
+     * @param readable takes new reads now (BEHAVIOUR §4 readable set)
      * @param activeSessions sessions of this endpoint with a connection to the node
      * @param activeRequests statements of this endpoint running on the node now
      * @param statements statements of this endpoint routed to the node since start

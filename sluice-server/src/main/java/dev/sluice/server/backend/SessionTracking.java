@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * Asks a backend to report, in its OK packets, the GTID each commit of the session got (SPEC §5:
+ * Asks a backend to report, in its OK packets, the GTID each commit of the session got (BEHAVIOUR §5:
  * session consistency and the consistency token depend on it): MariaDB's {@code last_gtid}
  * tracked variable, MySQL's {@code session_track_gtids=OWN_GTID}. The server's default tracked
  * variables are kept, since clients may rely on them.

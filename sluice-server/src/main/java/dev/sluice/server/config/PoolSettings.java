@@ -7,7 +7,7 @@ import java.time.Duration;
  * {@code session} or {@code transaction}).
  *
  * @param maxConnectionsPerNode backend connections to one node at most, leased and idle together
- * @param idleTimeout an idle pooled connection is closed after this long (SPEC §7: 10 s)
+ * @param idleTimeout an idle pooled connection is closed after this long (BEHAVIOUR §7: 10 s)
  * @param waitTimeout how long a statement may wait for a pooled connection before it gets an error
  */
 public record PoolSettings(int maxConnectionsPerNode, Duration idleTimeout, Duration waitTimeout) {

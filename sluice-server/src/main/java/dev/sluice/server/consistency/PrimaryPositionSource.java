@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
- * The primary's current GTID position for global-consistency reads (SPEC §5), asked once for all
+ * The primary's current GTID position for global-consistency reads (BEHAVIOUR §5), asked once for all
  * the reads that arrive while a question is in flight: under load the primary sees one query per
  * round trip, not one per read.
  *

@@ -18,7 +18,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Sluice's Prometheus metrics (issue 8 §5), all named {@code sluice_…}, plus the JVM's.
+ * Sluice's Prometheus metrics (BEHAVIOUR §12), all named {@code sluice_…}, plus the JVM's.
  *
  * <p>Two kinds of figures, fed two ways. <em>Events</em> (a statement routed, a backend connect,
  * a consistency wait, an error returned, a session opened or closed) are counted by the session
@@ -92,7 +92,7 @@ public final class SluiceMetrics implements AutoCloseable {
     }
 
     /**
-     * A read waited for a replica to catch up (SPEC §5): {@code outcome} is {@code ok},
+     * A read waited for a replica to catch up (BEHAVIOUR §5): {@code outcome} is {@code ok},
      * {@code timeout-primary} (fell back to the primary) or {@code timeout-error}.
      */
     public void consistencyWait(String endpoint, String outcome, long nanos) {

@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The health and replication monitor (SPEC §4): every {@code monitor.interval} each node is
+ * The health and replication monitor (BEHAVIOUR §4): every {@code monitor.interval} each node is
  * checked — reachable, read_only, replication threads, lag, GTID position — and the topology
  * snapshot is replaced with what was seen. A node that stops answering is marked unreachable at
  * its check's timeout, so within two intervals.

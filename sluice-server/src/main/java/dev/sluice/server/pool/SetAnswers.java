@@ -12,7 +12,7 @@ import java.util.function.LongSupplier;
  * has no backend connection yet can be answered at once, and its SET reaches a connection later
  * with the rest of its state — or never needs to, when a pooled connection already carries it.
  * Nearly every driver opens each connection with the same SET; for short connections through a
- * pool (SPEC §7) that saves a round trip to the primary, and the primary connection with it.
+ * pool (BEHAVIOUR §7) that saves a round trip to the primary, and the primary connection with it.
  *
  * <p>An answer is forgotten after {@link #MAX_AGE}, so that a change of a global variable the SET
  * reads ({@code SET sql_mode = CONCAT(@@sql_mode, …)}) shows in its answers within that time.

@@ -105,7 +105,7 @@ public final class EndpointRuntime implements ActiveRequests {
     }
 
     /**
-     * The backend connection pool of {@code loop} for this endpoint (SPEC §7). Each event loop has
+     * The backend connection pool of {@code loop} for this endpoint (BEHAVIOUR §7). Each event loop has
      * its own, so that a pooled connection always lives on the loop of the session using it; the
      * per-node bound is divided between them.
      */

@@ -191,7 +191,7 @@ class ConfigLoaderTest {
         assertThat(c.endpoints()).extracting(EndpointConfig::name).containsExactly("rw", "ro");
     }
 
-    // ---- security (issue 9): tls:, node TLS, require-tls, limits, users full-auth ----
+    // ---- security (BEHAVIOUR §9): tls:, node TLS, require-tls, limits, users full-auth ----
 
     @Test
     void securityDefaultsAreSafe() {
