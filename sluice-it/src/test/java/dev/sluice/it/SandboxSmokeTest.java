@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SandboxNode;
+import dev.sluice.protocol.response.ErrorCodes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -14,8 +15,6 @@ import org.junit.jupiter.api.Test;
 
 /** The sandbox cluster itself: four nodes that can be told apart, replication, read-only replicas. */
 class SandboxSmokeTest {
-
-    private static final int ER_OPTION_PREVENTS_STATEMENT = 1290;
 
     private static SandboxCluster cluster;
 
@@ -61,7 +60,7 @@ class SandboxSmokeTest {
                 assertThatThrownBy(() -> statement.execute("INSERT INTO test.sandbox_read_only VALUES (1)"))
                         .as("a write on %s", replica)
                         .isInstanceOfSatisfying(SQLException.class,
-                                e -> assertThat(e.getErrorCode()).isEqualTo(ER_OPTION_PREVENTS_STATEMENT));
+                                e -> assertThat(e.getErrorCode()).isEqualTo(ErrorCodes.ER_OPTION_PREVENTS_STATEMENT));
             }
         }
     }

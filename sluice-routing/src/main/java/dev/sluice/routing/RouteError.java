@@ -1,5 +1,7 @@
 package dev.sluice.routing;
 
+import dev.sluice.protocol.response.ErrorCodes;
+
 /**
  * An error Sluice returns itself, ready for an ERR packet: it says what happened and what to do.
  *
@@ -9,27 +11,23 @@ package dev.sluice.routing;
  */
 public record RouteError(int errorCode, String sqlState, String message) {
 
-    /** {@code ER_OPTION_PREVENTS_STATEMENT}: the server's own code for writes under read_only. */
-    public static final int ER_OPTION_PREVENTS_STATEMENT = 1290;
-    /** {@code ER_UNKNOWN_ERROR}: no more specific server code fits a proxy-side refusal. */
-    public static final int ER_UNKNOWN_ERROR = 1105;
-    /** General error SQLSTATE. */
-    public static final String GENERAL_ERROR = "HY000";
-
     /** BEHAVIOUR §1: a write on a read-only endpoint. */
     public static RouteError readOnlyEndpoint(String endpoint) {
-        return new RouteError(ER_OPTION_PREVENTS_STATEMENT, GENERAL_ERROR,
+        // The server's own code for writes under read_only, so clients treat both alike.
+        return new RouteError(ErrorCodes.ER_OPTION_PREVENTS_STATEMENT, ErrorCodes.SQLSTATE_GENERAL,
                 "endpoint '" + endpoint + "' is read-only: writes are not accepted here");
     }
 
     /** BEHAVIOUR §1: a read-only endpoint with no usable replica. */
     public static RouteError noReplica(String endpoint) {
-        return new RouteError(ER_UNKNOWN_ERROR, GENERAL_ERROR,
+        // No more specific server code fits a refusal made by the proxy.
+        return new RouteError(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
                 "endpoint '" + endpoint + "' has no usable replica: all are down, lagging or drained; retry later");
     }
 
     /** BEHAVIOUR §5: timeout action {@code error}. */
     public static RouteError consistencyTimeout() {
-        return new RouteError(ER_UNKNOWN_ERROR, GENERAL_ERROR, "wait replication complete timeout, please retry");
+        return new RouteError(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
+                "wait replication complete timeout, please retry");
     }
 }

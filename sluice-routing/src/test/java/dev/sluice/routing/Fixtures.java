@@ -1,5 +1,6 @@
 package dev.sluice.routing;
 
+import dev.sluice.protocol.ServerStatus;
 import dev.sluice.routing.gtid.GtidPosition;
 import dev.sluice.routing.gtid.MariaDbGtidList;
 import dev.sluice.routing.policy.EndpointPolicy;
@@ -41,7 +42,7 @@ public final class Fixtures {
     public static RoutingSession sessionAfterReadOn(EndpointView view, int replica) {
         RoutingSession session = RoutingSession.open(view);
         session.onStatementSent(SqlClassifier.classify("SELECT 1"), RouteDecision.replica(replica, RouteReason.READ));
-        session.onResponse(RoutingSession.SERVER_STATUS_AUTOCOMMIT);
+        session.onResponse(ServerStatus.AUTOCOMMIT);
         return session;
     }
 }

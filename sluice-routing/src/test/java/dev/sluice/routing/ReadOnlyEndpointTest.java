@@ -2,6 +2,7 @@ package dev.sluice.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.protocol.ServerStatus;
 import dev.sluice.routing.balance.ActiveRequests;
 import dev.sluice.routing.policy.EndpointMode;
 import dev.sluice.routing.policy.EndpointPolicy;
@@ -37,7 +38,7 @@ class ReadOnlyEndpointTest {
         RouteDecision decision = Router.route(statement, session, view, ActiveRequests.NONE);
         if (!(decision instanceof RouteDecision.Reject)) {
             session.onStatementSent(statement, decision);
-            session.onResponse(RoutingSession.SERVER_STATUS_AUTOCOMMIT);
+            session.onResponse(ServerStatus.AUTOCOMMIT);
         }
         return decision;
     }
@@ -95,11 +96,11 @@ class ReadOnlyEndpointTest {
         int first = session.connectionReplica().getAsInt();
         String firstName = view.topology().node(first).orElseThrow().name();
         route(session, "BEGIN");
-        session.onResponse(RoutingSession.SERVER_STATUS_AUTOCOMMIT | RoutingSession.SERVER_STATUS_IN_TRANS);
+        session.onResponse(ServerStatus.AUTOCOMMIT | ServerStatus.IN_TRANS);
         view = view.next(view.topology().withDraining(firstName, true), REPORTS);
         assertThat(route(session, "SELECT 1")).as("inside the transaction")
                 .isEqualTo(RouteDecision.replica(first, RouteReason.CONNECTION_REPLICA));
-        session.onResponse(RoutingSession.SERVER_STATUS_AUTOCOMMIT | RoutingSession.SERVER_STATUS_IN_TRANS);
+        session.onResponse(ServerStatus.AUTOCOMMIT | ServerStatus.IN_TRANS);
         route(session, "COMMIT");
         RouteDecision moved = route(session, "SELECT 1");
         assertThat(moved.reason()).isEqualTo(RouteReason.CONNECTION_REPLICA_MOVED);

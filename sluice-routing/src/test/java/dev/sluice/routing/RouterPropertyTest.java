@@ -1,9 +1,8 @@
 package dev.sluice.routing;
 
-import static dev.sluice.routing.session.RoutingSession.SERVER_STATUS_AUTOCOMMIT;
-import static dev.sluice.routing.session.RoutingSession.SERVER_STATUS_IN_TRANS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.protocol.ServerStatus;
 import dev.sluice.routing.balance.ActiveRequests;
 import dev.sluice.routing.gtid.GtidPosition;
 import dev.sluice.routing.gtid.MariaDbGtidList;
@@ -320,7 +319,7 @@ class RouterPropertyTest {
                 boolean onPrimary = decision instanceof RouteDecision.ToPrimary
                         || decision instanceof RouteDecision.ToAllBackends;
                 if (!onPrimary) {
-                    session.onResponse(SERVER_STATUS_AUTOCOMMIT);
+                    session.onResponse(ServerStatus.AUTOCOMMIT);
                     return;
                 }
                 TransactionControl control = s.transactionControl();
@@ -356,8 +355,8 @@ class RouterPropertyTest {
                     session.onCommittedGtid(MariaDbGtidList.of(0, 1, primarySequence));
                     wrote = false;
                 }
-                session.onResponse((inTransaction ? SERVER_STATUS_IN_TRANS : 0)
-                        | (autocommit ? SERVER_STATUS_AUTOCOMMIT : 0));
+                session.onResponse((inTransaction ? ServerStatus.IN_TRANS : 0)
+                        | (autocommit ? ServerStatus.AUTOCOMMIT : 0));
             }
         }
     }

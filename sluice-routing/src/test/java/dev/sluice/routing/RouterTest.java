@@ -1,9 +1,8 @@
 package dev.sluice.routing;
 
-import static dev.sluice.routing.session.RoutingSession.SERVER_STATUS_AUTOCOMMIT;
-import static dev.sluice.routing.session.RoutingSession.SERVER_STATUS_IN_TRANS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.protocol.ServerStatus;
 import dev.sluice.routing.balance.ActiveRequests;
 import dev.sluice.routing.gtid.GtidPosition;
 import dev.sluice.routing.gtid.MariaDbGtidList;
@@ -25,8 +24,8 @@ import org.junit.jupiter.api.Test;
 /** Read-write endpoint decisions (BEHAVIOUR §2–§6, §8). */
 class RouterTest {
 
-    private static final int IDLE = SERVER_STATUS_AUTOCOMMIT;
-    private static final int IN_TRANSACTION = SERVER_STATUS_AUTOCOMMIT | SERVER_STATUS_IN_TRANS;
+    private static final int IDLE = ServerStatus.AUTOCOMMIT;
+    private static final int IN_TRANSACTION = ServerStatus.AUTOCOMMIT | ServerStatus.IN_TRANS;
 
     private EndpointView view = Fixtures.readWrite();
     private RoutingSession session = RoutingSession.open(view);

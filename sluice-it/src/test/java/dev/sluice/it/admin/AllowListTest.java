@@ -7,6 +7,7 @@ import dev.sluice.it.support.Bystander;
 import dev.sluice.it.support.NettyLeaks;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SluiceHarness;
+import dev.sluice.protocol.response.ErrorCodes;
 import java.io.DataInputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -27,7 +28,6 @@ import org.junit.jupiter.api.Test;
  * 127.0.0.2 (clients bind their source address), and ::1.
  */
 class AllowListTest {
-    private static final int ER_HOST_NOT_PRIVILEGED = 1130;
     private static final int READ_TIMEOUT_MS = 10_000;
     private static final String ONLY_127_0_0_1 = "{\"allow\": [\"127.0.0.1/32\"]}";
 
@@ -82,7 +82,7 @@ class AllowListTest {
             int length = (header[0] & 0xff) | (header[1] & 0xff) << 8 | (header[2] & 0xff) << 16;
             byte[] payload = in.readNBytes(length);
             assertThat(payload[0] & 0xff).as("the first packet is an ERR packet, not a greeting").isEqualTo(0xff);
-            assertThat((payload[1] & 0xff) | (payload[2] & 0xff) << 8).isEqualTo(ER_HOST_NOT_PRIVILEGED);
+            assertThat((payload[1] & 0xff) | (payload[2] & 0xff) << 8).isEqualTo(ErrorCodes.ER_HOST_NOT_PRIVILEGED);
             assertThat(new String(payload, 3, payload.length - 3, StandardCharsets.UTF_8))
                     .contains("127.0.0.2", "not allowed");
             assertThat(in.read()).as("then the connection is closed").isEqualTo(-1);
@@ -120,7 +120,7 @@ class AllowListTest {
             admin.ok(admin.patch("/v1/endpoints/v6", "{\"allow\": [\"fd00::/8\", \"127.0.0.0/8\"]}"));
             assertThatThrownBy(() -> DriverManager.getConnection(url("[::1]", port, "::1")).close())
                     .isInstanceOfSatisfying(SQLException.class, e -> {
-                        assertThat(e.getErrorCode()).isEqualTo(ER_HOST_NOT_PRIVILEGED);
+                        assertThat(e.getErrorCode()).isEqualTo(ErrorCodes.ER_HOST_NOT_PRIVILEGED);
                         assertThat(e.getMessage()).contains("not allowed", "'v6'");
                         assertThat(hostIn(e.getMessage())).as("as the server writes it").isEqualTo("::1");
                     });
@@ -136,7 +136,7 @@ class AllowListTest {
     private static void assertRefused(String source) {
         assertThatThrownBy(() -> connectFrom(source).close()).as("a connection from " + source)
                 .isInstanceOfSatisfying(SQLException.class, e -> {
-                    assertThat(e.getErrorCode()).as(e.getMessage()).isEqualTo(ER_HOST_NOT_PRIVILEGED);
+                    assertThat(e.getErrorCode()).as(e.getMessage()).isEqualTo(ErrorCodes.ER_HOST_NOT_PRIVILEGED);
                     assertThat(e.getMessage()).contains("'" + source + "'", "not allowed", "'v4'");
                 });
     }

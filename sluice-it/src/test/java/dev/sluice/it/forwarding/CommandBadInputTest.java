@@ -8,6 +8,8 @@ import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.RawMysqlClient.RawPacket;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SluiceHarness;
+import dev.sluice.protocol.Command;
+import dev.sluice.protocol.response.ErrorCodes;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -24,9 +26,6 @@ import org.junit.jupiter.api.Test;
  */
 class CommandBadInputTest {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
-    private static final int ER_UNKNOWN_COM_ERROR = 1047;
-    private static final int ER_NET_PACKET_TOO_LARGE = 1153;
-    private static final int ER_MALFORMED_PACKET = 1835;
     private static final int TWO_MB = 2 * 1024 * 1024;
     private static SluiceHarness sluice;
     private static SandboxCluster cluster;
@@ -72,11 +71,11 @@ class CommandBadInputTest {
             RawPacket answer = c.readPacket();
             assertThat(answer.isErr()).as("answer %s", answer).isTrue();
             assertThat(answer.sequenceId()).isEqualTo(1);
-            assertThat(answer.err().errorCode()).isEqualTo(ER_UNKNOWN_COM_ERROR);
+            assertThat(answer.err().errorCode()).isEqualTo(ErrorCodes.ER_UNKNOWN_COM_ERROR);
             assertThat(answer.err().sqlState()).isEqualTo("08S01");
             assertThat(c.query("SELECT 'usable'")).containsExactly(List.of("usable"));
             c.sendCommand(0xEE, new byte[0]);
-            assertThat(c.readPacket().err().errorCode()).isEqualTo(ER_UNKNOWN_COM_ERROR);
+            assertThat(c.readPacket().err().errorCode()).isEqualTo(ErrorCodes.ER_UNKNOWN_COM_ERROR);
             assertThat(c.query("SELECT 'still usable'")).containsExactly(List.of("still usable"));
         }
     }
@@ -94,7 +93,7 @@ class CommandBadInputTest {
                 c.writePacket(0, command);
                 RawPacket answer = c.readPacket();
                 assertThat(answer.isErr()).as("answer to %s: %s", RawMysqlClient.hex(command), answer).isTrue();
-                assertThat(answer.err().errorCode()).isEqualTo(ER_MALFORMED_PACKET);
+                assertThat(answer.err().errorCode()).isEqualTo(ErrorCodes.ER_MALFORMED_PACKET);
                 assertThat(answer.err().message()).isEqualTo("Malformed communication packet");
             }
             // STMT_CLOSE and STMT_SEND_LONG_DATA have no response: dropped, the next command is answered.
@@ -146,14 +145,14 @@ class CommandBadInputTest {
         Arrays.fill(sql, (byte) '1');
         System.arraycopy("SELECT ".getBytes(), 0, sql, 0, 7);
         try {
-            c.sendCommand(RawMysqlClient.COM_QUERY, sql);
+            c.sendCommand(Command.COM_QUERY, sql);
         } catch (java.io.IOException e) {
             // Sluice may close while we are still writing; the ERR must have been sent before.
         }
         RawPacket answer = c.readPacketOrClose().orElse(null);
         assertThat(answer).as("%s: an ERR packet before the close", when).isNotNull();
         assertThat(answer.isErr()).as("%s: answer %s", when, answer).isTrue();
-        assertThat(answer.err().errorCode()).as(when).isEqualTo(ER_NET_PACKET_TOO_LARGE);
+        assertThat(answer.err().errorCode()).as(when).isEqualTo(ErrorCodes.ER_NET_PACKET_TOO_LARGE);
         assertThat(answer.err().sqlState()).as(when).isEqualTo("08S01");
         assertThat(c.awaitClosed()).as("%s: closed after the ERR", when).isTrue();
         assertThat(answer.sequenceId()).as("%s: sequence id of the ERR (the server sends 1: it answers the command's "

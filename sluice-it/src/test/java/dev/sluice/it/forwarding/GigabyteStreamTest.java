@@ -1,5 +1,6 @@
 package dev.sluice.it.forwarding;
 
+import static dev.sluice.protocol.packet.Packets.HEADER_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.support.RawMysqlClient;
@@ -113,7 +114,7 @@ class GigabyteStreamTest {
                 assertThat(payload.length).as("row %d length", rows).isEqualTo(ROW_PAYLOAD);
                 assertThat((char) payload[ROW_PAYLOAD - 1]).isEqualTo('x');
                 rows++;
-                bytes += 4 + payload.length;
+                bytes += HEADER_SIZE + payload.length;
             }
             servedBefore = othersServed.get();
             assertThat(slow.query("SELECT 'after'")).containsExactly(List.of("after"));

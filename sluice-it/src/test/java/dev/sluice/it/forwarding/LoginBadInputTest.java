@@ -10,6 +10,7 @@ import dev.sluice.it.support.RawMysqlClient.RawPacket;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SluiceHarness;
 import dev.sluice.protocol.Capabilities;
+import dev.sluice.protocol.response.ErrorCodes;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -34,8 +35,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class LoginBadInputTest {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
-    private static final int ER_HANDSHAKE_ERROR = 1043;
-    private static final int ER_ACCESS_DENIED_ERROR = 1045;
     private static SluiceHarness sluice;
     private static SandboxCluster cluster;
     private static Bystander bystander;
@@ -79,8 +78,8 @@ class LoginBadInputTest {
     void aWrongPasswordGetsTheServersAccessDeniedError(String driver) {
         SQLException direct = loginError(driver, cluster.primary().port(), SandboxCluster.APP_USER, "wrong-password");
         SQLException through = loginError(driver, port(), SandboxCluster.APP_USER, "wrong-password");
-        assertThat(direct.getErrorCode()).isEqualTo(ER_ACCESS_DENIED_ERROR);
-        assertThat(through.getErrorCode()).isEqualTo(ER_ACCESS_DENIED_ERROR);
+        assertThat(direct.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
+        assertThat(through.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
         assertThat(through.getSQLState()).isEqualTo(direct.getSQLState());
         assertThat(through.getMessage()).contains("Access denied for user 'app'@'127.0.0.1' (using password: YES)");
     }
@@ -90,8 +89,8 @@ class LoginBadInputTest {
     void anUnknownUserGetsTheServersAccessDeniedError(String driver) {
         SQLException direct = loginError(driver, cluster.primary().port(), "it_nobody", "whatever");
         SQLException through = loginError(driver, port(), "it_nobody", "whatever");
-        assertThat(direct.getErrorCode()).isEqualTo(ER_ACCESS_DENIED_ERROR);
-        assertThat(through.getErrorCode()).isEqualTo(ER_ACCESS_DENIED_ERROR);
+        assertThat(direct.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
+        assertThat(through.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
         assertThat(through.getSQLState()).isEqualTo(direct.getSQLState());
         assertThat(through.getMessage()).contains("Access denied for user 'it_nobody'@'127.0.0.1' (using password: YES)");
     }
@@ -111,7 +110,7 @@ class LoginBadInputTest {
             RawPacket answer = c.readPacket();
             assertThat(answer.isErr()).as("answer " + answer).isTrue();
             assertThat(answer.sequenceId()).isEqualTo(2);
-            assertThat(answer.err().errorCode()).isEqualTo(ER_ACCESS_DENIED_ERROR);
+            assertThat(answer.err().errorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
             assertThat(answer.err().sqlState()).isEqualTo("28000");
             assertThat(c.awaitClosed()).as("connection closed after the ERR").isTrue();
         }
@@ -158,7 +157,7 @@ class LoginBadInputTest {
                 RawPacket answer = c.readPacketOrClose().orElse(null);
                 assertThat(answer).as("%s: an ERR packet before the close", e.getKey()).isNotNull();
                 assertThat(answer.isErr()).as("%s: answer %s", e.getKey(), answer).isTrue();
-                assertThat(answer.err().errorCode()).as("%s: %s", e.getKey(), answer.err()).isEqualTo(ER_HANDSHAKE_ERROR);
+                assertThat(answer.err().errorCode()).as("%s: %s", e.getKey(), answer.err()).isEqualTo(ErrorCodes.ER_HANDSHAKE_ERROR);
                 assertThat(answer.sequenceId()).as("%s: sequence id", e.getKey()).isEqualTo(2);
                 assertThat(c.awaitClosed()).as("%s: closed after the ERR", e.getKey()).isTrue();
                 assertThat(Duration.ofNanos(System.nanoTime() - started)).as("%s: answered at once, not at the handshake "
@@ -175,7 +174,7 @@ class LoginBadInputTest {
             c.writeRaw(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 1, 'a', 'b', 'c'});
             RawPacket answer = c.readPacketOrClose().orElse(null);
             assertThat(answer).as("an ERR packet before the close").isNotNull();
-            assertThat(answer.err().errorCode()).isEqualTo(ER_HANDSHAKE_ERROR);
+            assertThat(answer.err().errorCode()).isEqualTo(ErrorCodes.ER_HANDSHAKE_ERROR);
             assertThat(c.awaitClosed()).isTrue();
         }
     }
@@ -221,7 +220,7 @@ class LoginBadInputTest {
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         assertThat(answer).as("an ERR packet before the close").isNotNull();
         assertThat(answer.isErr()).as("answer %s", answer).isTrue();
-        assertThat(answer.err().errorCode()).isEqualTo(ER_HANDSHAKE_ERROR);
+        assertThat(answer.err().errorCode()).isEqualTo(ErrorCodes.ER_HANDSHAKE_ERROR);
         assertThat(c.awaitClosed()).as("closed after the ERR").isTrue();
         assertThat(took).as("cut at the 1 s handshake timeout").isBetween(Duration.ofMillis(800), Duration.ofSeconds(5));
     }

@@ -8,6 +8,7 @@ import dev.sluice.it.support.NettyLeaks;
 import dev.sluice.it.support.PrimaryGeneralLog;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SluiceHarness;
+import dev.sluice.protocol.response.ErrorCodes;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -172,7 +173,7 @@ class SessionPoolStateTest {
         plainClient();
         String url = sluice.mariadbUrl("rw", "").replace("/test?", "/no_such_database?");
         assertThatThrownBy(() -> DriverManager.getConnection(url).close())
-                .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1049));
+                .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(ErrorCodes.ER_BAD_DB_ERROR));
     }
 
     /** Session commands Sluice answered itself (the driver's connect-time SET among them). */

@@ -9,6 +9,7 @@ import dev.sluice.it.support.NettyLeaks;
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SluiceHarness;
+import dev.sluice.protocol.response.ErrorCodes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -163,7 +164,7 @@ class EndpointsTest {
                     "DROP TABLE " + DB + ".t",
                     "TRUNCATE TABLE " + DB + ".t")) {
                 assertThatThrownBy(() -> s.execute(write)).as(write).isInstanceOfSatisfying(SQLException.class, e -> {
-                    assertThat(e.getErrorCode()).as("error code of " + write).isEqualTo(1290);
+                    assertThat(e.getErrorCode()).as("error code of " + write).isEqualTo(ErrorCodes.ER_OPTION_PREVENTS_STATEMENT);
                     assertThat(e.getSQLState()).isEqualTo("HY000");
                     assertThat(e.getMessage()).contains("endpoint 'reports' is read-only: writes are not accepted here");
                 });

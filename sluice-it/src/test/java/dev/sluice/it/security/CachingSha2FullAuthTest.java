@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.protocol.response.ErrorCodes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -88,7 +89,7 @@ class CachingSha2FullAuthTest {
         }
         SQLException wrong = catchThrowableOfType(SQLException.class, () -> DriverManager.getConnection(
                 url("mysql", "not-" + PASSWORD, "sslMode=REQUIRED")).close());
-        assertThat(wrong.getErrorCode()).isEqualTo(1045);
+        assertThat(wrong.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
         assertThat(wrong.getMessage()).contains("Access denied for user '" + USER + "'@'127.0.0.1'");
     }
 

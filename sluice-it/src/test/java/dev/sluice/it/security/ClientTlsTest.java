@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.server.tls.ClientTls;
 import dev.sluice.server.tls.Fingerprint;
 import java.io.OutputStream;
@@ -171,12 +172,12 @@ class ClientTlsTest {
         int secure = sluice.port("secure");
         SQLException refused = catchThrowableOfType(SQLException.class, () -> DriverManager.getConnection(
                 mariadbUrl(SECURE_HOST, secure, "sslMode=disable")).close());
-        assertThat(refused.getErrorCode()).isEqualTo(1045);
+        assertThat(refused.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
         assertThat(refused.getSQLState()).isEqualTo("28000");
         assertThat(refused.getMessage()).contains("requires TLS");
         SQLException refusedMysql = catchThrowableOfType(SQLException.class, () -> DriverManager.getConnection(
                 mysqlUrl(SECURE_HOST, secure, "sslMode=DISABLED")).close());
-        assertThat(refusedMysql.getErrorCode()).isEqualTo(1045);
+        assertThat(refusedMysql.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
         try (Connection c = DriverManager.getConnection(mariadbUrl(SECURE_HOST, secure, "sslMode=trust"))) {
             assertThat(value(c, "SELECT 6 * 7")).isEqualTo("42");
         }

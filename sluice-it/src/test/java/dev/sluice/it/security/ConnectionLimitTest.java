@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.RawMysqlClient.RawPacket;
+import dev.sluice.protocol.response.ErrorCodes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -78,7 +79,7 @@ class ConnectionLimitTest {
                 admitted.add(connect());
             }
             SQLException jdbc = catchThrowableOfType(SQLException.class, () -> connect().close());
-            assertThat(jdbc.getErrorCode()).isEqualTo(1040);
+            assertThat(jdbc.getErrorCode()).isEqualTo(ErrorCodes.ER_CON_COUNT_ERROR);
             assertThat(jdbc.getSQLState()).isEqualTo("08004");
             assertThat(jdbc.getMessage()).contains("Too many connections");
 

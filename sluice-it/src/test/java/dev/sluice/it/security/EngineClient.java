@@ -1,5 +1,7 @@
 package dev.sluice.it.security;
 
+import static dev.sluice.protocol.packet.Packets.HEADER_SIZE;
+
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.auth.CachingSha2Password;
 import dev.sluice.protocol.auth.NativePassword;
@@ -36,7 +38,6 @@ import javax.net.ssl.X509TrustManager;
  * client's bytes can arrive at the server in one read.
  */
 final class EngineClient implements AutoCloseable {
-    private static final int HEADER = 4;
     private static final long CAPABILITIES = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION
             | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_TRANSACTIONS | Capabilities.CLIENT_LONG_PASSWORD
             | Capabilities.CLIENT_MULTI_RESULTS | Capabilities.CLIENT_CONNECT_WITH_DB | Capabilities.CLIENT_SSL;
@@ -89,8 +90,8 @@ final class EngineClient implements AutoCloseable {
 
     private void login(String user, String password, java.util.List<String> transcript) throws IOException {
         byte[] greetingPacket = readPlainPacket();
-        HandshakeV10 greeting = HandshakeV10.decode(Unpooled.wrappedBuffer(greetingPacket, HEADER,
-                greetingPacket.length - HEADER));
+        HandshakeV10 greeting = HandshakeV10.decode(Unpooled.wrappedBuffer(greetingPacket, HEADER_SIZE,
+                greetingPacket.length - HEADER_SIZE));
         if (!Capabilities.has(greeting.capabilities(), Capabilities.CLIENT_SSL)) {
             throw new IOException("the greeting does not offer CLIENT_SSL");
         }
@@ -121,12 +122,12 @@ final class EngineClient implements AutoCloseable {
         writePacket(2, bytes(b));
         byte[] answer = readPacket();
         byte[] pw = password.getBytes(StandardCharsets.UTF_8);
-        if ((answer[HEADER] & 0xFF) == 0xFE) {
-            int nul = HEADER + 1;
+        if ((answer[HEADER_SIZE] & 0xFF) == 0xFE) {
+            int nul = HEADER_SIZE + 1;
             while (answer[nul] != 0) {
                 nul++;
             }
-            String plugin = new String(answer, HEADER + 1, nul - HEADER - 1, StandardCharsets.US_ASCII);
+            String plugin = new String(answer, HEADER_SIZE + 1, nul - HEADER_SIZE - 1, StandardCharsets.US_ASCII);
             byte[] nonce = Arrays.copyOfRange(answer, nul + 1, nul + 1 + 20);
             transcript.add("auth switch to " + plugin);
             byte[] reply = plugin.equals(CachingSha2Password.PLUGIN_NAME) ? CachingSha2Password.scramble(pw, nonce)
@@ -134,15 +135,15 @@ final class EngineClient implements AutoCloseable {
             writePacket((answer[3] + 1) & 0xFF, reply);
             answer = readPacket();
         }
-        if ((answer[HEADER] & 0xFF) == 0x01 && answer.length > HEADER + 1
-                && answer[HEADER + 1] == CachingSha2Password.PERFORM_FULL_AUTHENTICATION) {
+        if ((answer[HEADER_SIZE] & 0xFF) == 0x01 && answer.length > HEADER_SIZE + 1
+                && answer[HEADER_SIZE + 1] == CachingSha2Password.PERFORM_FULL_AUTHENTICATION) {
             transcript.add("full authentication");
             writePacket((answer[3] + 1) & 0xFF, Arrays.copyOf(pw, pw.length + 1));
             answer = readPacket();
         }
-        if ((answer[HEADER] & 0xFF) != 0x00) {
-            throw new IOException("login not accepted: first byte 0x" + Integer.toHexString(answer[HEADER] & 0xFF)
-                    + ((answer[HEADER] & 0xFF) == 0xFF ? " " + new String(answer, HEADER + 3, answer.length - HEADER - 3,
+        if ((answer[HEADER_SIZE] & 0xFF) != 0x00) {
+            throw new IOException("login not accepted: first byte 0x" + Integer.toHexString(answer[HEADER_SIZE] & 0xFF)
+                    + ((answer[HEADER_SIZE] & 0xFF) == 0xFF ? " " + new String(answer, HEADER_SIZE + 3, answer.length - HEADER_SIZE - 3,
                             StandardCharsets.UTF_8) : ""));
         }
         transcript.add("OK");
@@ -161,19 +162,19 @@ final class EngineClient implements AutoCloseable {
         System.arraycopy(q, 0, payload, 1, q.length);
         writePacket(0, payload);
         byte[] first = readPacket();
-        if ((first[HEADER] & 0xFF) == 0xFF) {
-            throw new IOException("query failed: " + new String(first, HEADER + 9, first.length - HEADER - 9,
+        if ((first[HEADER_SIZE] & 0xFF) == 0xFF) {
+            throw new IOException("query failed: " + new String(first, HEADER_SIZE + 9, first.length - HEADER_SIZE - 9,
                     StandardCharsets.UTF_8));
         }
-        int columns = first[HEADER] & 0xFF;
+        int columns = first[HEADER_SIZE] & 0xFF;
         for (int i = 0; i < columns; i++) {
             readPacket();
         }
         readPacket(); // EOF after the column definitions
         byte[] row = readPacket();
-        int len = row[HEADER] & 0xFF;
-        String value = new String(row, HEADER + 1, len, StandardCharsets.UTF_8);
-        while ((readPacket()[HEADER] & 0xFF) != 0xFE) {
+        int len = row[HEADER_SIZE] & 0xFF;
+        String value = new String(row, HEADER_SIZE + 1, len, StandardCharsets.UTF_8);
+        while ((readPacket()[HEADER_SIZE] & 0xFF) != 0xFE) {
             // the rest of the rows
         }
         return value;
@@ -249,7 +250,7 @@ final class EngineClient implements AutoCloseable {
     }
 
     private void writePacket(int seq, byte[] payload) throws IOException {
-        ByteBuffer app = ByteBuffer.allocate(HEADER + payload.length);
+        ByteBuffer app = ByteBuffer.allocate(HEADER_SIZE + payload.length);
         app.put(header(payload.length, seq)).put(payload).flip();
         while (app.hasRemaining()) {
             ByteBuffer net = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
@@ -262,27 +263,27 @@ final class EngineClient implements AutoCloseable {
 
     /** One packet, header included, from inside TLS. */
     private byte[] readPacket() throws IOException {
-        while (appIn.remaining() < HEADER) {
+        while (appIn.remaining() < HEADER_SIZE) {
             unwrapOnce();
         }
         int length = (appIn.get(appIn.position()) & 0xFF) | (appIn.get(appIn.position() + 1) & 0xFF) << 8
                 | (appIn.get(appIn.position() + 2) & 0xFF) << 16;
-        while (appIn.remaining() < HEADER + length) {
+        while (appIn.remaining() < HEADER_SIZE + length) {
             unwrapOnce();
         }
-        byte[] packet = new byte[HEADER + length];
+        byte[] packet = new byte[HEADER_SIZE + length];
         appIn.get(packet);
         return packet;
     }
 
     private byte[] readPlainPacket() throws IOException {
-        byte[] header = in.readNBytes(HEADER);
-        if (header.length < HEADER) {
+        byte[] header = in.readNBytes(HEADER_SIZE);
+        if (header.length < HEADER_SIZE) {
             throw new EOFException("closed before the greeting");
         }
         int length = (header[0] & 0xFF) | (header[1] & 0xFF) << 8 | (header[2] & 0xFF) << 16;
-        byte[] packet = Arrays.copyOf(header, HEADER + length);
-        System.arraycopy(in.readNBytes(length), 0, packet, HEADER, length);
+        byte[] packet = Arrays.copyOf(header, HEADER_SIZE + length);
+        System.arraycopy(in.readNBytes(length), 0, packet, HEADER_SIZE, length);
         return packet;
     }
 

@@ -1,5 +1,7 @@
 package dev.sluice.it.security;
 
+import static dev.sluice.protocol.Command.COM_QUIT;
+import static dev.sluice.protocol.packet.Packets.HEADER_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.support.RawMysqlClient;
@@ -38,8 +40,6 @@ record FuzzSeeds(List<byte[]> logins, List<byte[]> sslRequests, List<byte[]> cli
         List<List<byte[]>> sessions) {
     static final String USER = "it_fuzz";
     static final String PASSWORD = "it-fuzz-pw";
-    private static final int HEADER = 4;
-    private static final int COM_QUIT = 0x01;
     private static final int CLIENT_SSL = 0x800;
     private static final int SSL_REQUEST_LENGTH = 32;
     private static final int TLS_RECORD_HEADER = 5;
@@ -76,14 +76,14 @@ record FuzzSeeds(List<byte[]> logins, List<byte[]> sslRequests, List<byte[]> cli
         List<byte[]> commands = new ArrayList<>();
         boolean login = true;
         int pos = 0;
-        while (pos + HEADER <= stream.length) {
+        while (pos + HEADER_SIZE <= stream.length) {
             int length = (stream[pos] & 0xFF) | (stream[pos + 1] & 0xFF) << 8 | (stream[pos + 2] & 0xFF) << 16;
             int seq = stream[pos + 3] & 0xFF;
-            if (pos + HEADER + length > stream.length) {
+            if (pos + HEADER_SIZE + length > stream.length) {
                 break;
             }
-            byte[] packet = Arrays.copyOfRange(stream, pos, pos + HEADER + length);
-            pos += HEADER + length;
+            byte[] packet = Arrays.copyOfRange(stream, pos, pos + HEADER_SIZE + length);
+            pos += HEADER_SIZE + length;
             if (login && seq == 0) {
                 login = false;
             }
@@ -94,7 +94,7 @@ record FuzzSeeds(List<byte[]> logins, List<byte[]> sslRequests, List<byte[]> cli
                     return;
                 }
                 logins.add(packet);
-            } else if (length > 0 && (packet[HEADER] & 0xFF) != COM_QUIT) {
+            } else if (length > 0 && (packet[HEADER_SIZE] & 0xFF) != COM_QUIT) {
                 commands.add(packet);
             }
         }
@@ -104,7 +104,7 @@ record FuzzSeeds(List<byte[]> logins, List<byte[]> sslRequests, List<byte[]> cli
     }
 
     private static boolean isSslRequest(byte[] packet) {
-        int caps = (packet[HEADER] & 0xFF) | (packet[HEADER + 1] & 0xFF) << 8;
+        int caps = (packet[HEADER_SIZE] & 0xFF) | (packet[HEADER_SIZE + 1] & 0xFF) << 8;
         return (caps & CLIENT_SSL) != 0;
     }
 

@@ -1,5 +1,6 @@
 package dev.sluice.it.security;
 
+import static dev.sluice.protocol.packet.Packets.HEADER_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.it.support.RawMysqlClient;
@@ -9,6 +10,7 @@ import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.auth.NativePassword;
 import dev.sluice.protocol.handshake.HandshakeResponse41;
 import dev.sluice.protocol.handshake.HandshakeV10;
+import dev.sluice.protocol.response.ErrorCodes;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
@@ -76,10 +78,10 @@ class HandshakeTimeoutTest {
                 Optional.of(NativePassword.PLUGIN_NAME), Map.of());
         ByteBuf b = Unpooled.buffer();
         r.encode(b);
-        byte[] packet = new byte[4 + b.readableBytes()];
+        byte[] packet = new byte[HEADER_SIZE + b.readableBytes()];
         packet[0] = (byte) b.readableBytes();
         packet[3] = 1;
-        b.readBytes(packet, 4, b.readableBytes());
+        b.readBytes(packet, HEADER_SIZE, b.readableBytes());
         return packet;
     }
 
@@ -166,7 +168,7 @@ class HandshakeTimeoutTest {
             c.readGreeting();
             RawPacket answer = c.readPacket();
             assertThat(answer.isErr()).isTrue();
-            assertThat(answer.err().errorCode()).isEqualTo(1043);
+            assertThat(answer.err().errorCode()).isEqualTo(ErrorCodes.ER_HANDSHAKE_ERROR);
             assertThat(c.awaitClosed()).isTrue();
             assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(HANDSHAKE_TIMEOUT.plus(SLACK).toMillis());
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.protocol.response.ErrorCodes;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -77,15 +78,15 @@ class LoginRateLimitTest {
         String attacker = "127.0.0.2";
         for (int i = 0; i < MAX; i++) {
             SQLException e = refusal(attacker, "guess-" + i);
-            assertThat(e.getErrorCode()).as("failure %d", i + 1).isEqualTo(1045);
+            assertThat(e.getErrorCode()).as("failure %d", i + 1).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
         }
         long blockedAt = System.nanoTime();
         SQLException blocked = refusal(attacker, SandboxCluster.APP_PASSWORD);
-        assertThat(blocked.getErrorCode()).isEqualTo(1129);
+        assertThat(blocked.getErrorCode()).isEqualTo(ErrorCodes.ER_HOST_IS_BLOCKED);
         assertThat(blocked.getMessage()).contains("Host '" + attacker + "' is blocked");
         // Everyone else: unaffected, whether right or wrong.
         assertPromptLogin("127.0.0.1");
-        assertThat(refusal("127.0.0.1", "a-wrong-one").getErrorCode()).isEqualTo(1045);
+        assertThat(refusal("127.0.0.1", "a-wrong-one").getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
         // The block ends.
         await().atMost(BLOCK.plus(PROMPT)).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
             connect(attacker, SandboxCluster.APP_PASSWORD).close();
@@ -98,7 +99,7 @@ class LoginRateLimitTest {
     void aBlockedAddressIsRefusedAtOnceOnTheWireWhileOthersLogIn() throws Exception {
         String attacker = "127.0.0.3";
         for (int i = 0; i < MAX; i++) {
-            assertThat(refusal(attacker, "guess-" + i).getErrorCode()).isEqualTo(1045);
+            assertThat(refusal(attacker, "guess-" + i).getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
         }
         long start = System.nanoTime();
         for (int i = 0; i < BLOCKED_ATTEMPTS; i++) {

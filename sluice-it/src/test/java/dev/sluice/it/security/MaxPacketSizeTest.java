@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.RawMysqlClient.RawPacket;
 import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.protocol.response.ErrorCodes;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -66,7 +67,7 @@ class MaxPacketSizeTest {
             c.writePacket(0, query(LIMIT + 1));
             RawPacket answer = c.readPacket();
             assertThat(answer.isErr()).as("answer " + answer).isTrue();
-            assertThat(answer.err().errorCode()).isEqualTo(1153);
+            assertThat(answer.err().errorCode()).isEqualTo(ErrorCodes.ER_NET_PACKET_TOO_LARGE);
             assertThat(answer.err().sqlState()).isEqualTo("08S01");
             assertThat(answer.err().message()).startsWith("Got a packet bigger than 'max_allowed_packet' bytes");
             assertThat(answer.sequenceId()).isEqualTo(1);

@@ -1,5 +1,8 @@
 package dev.sluice.it.security;
 
+import static dev.sluice.protocol.Command.COM_QUIT;
+import static dev.sluice.protocol.packet.Packets.HEADER_SIZE;
+
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.RawMysqlClient.RawPacket;
 import java.io.ByteArrayOutputStream;
@@ -49,7 +52,6 @@ final class NetworkFuzzer {
     private static final int MIN_RUN = 50;
     private static final int MAX_RUN = 250;
     private static final double MUTATED_SHARE = 0.9;
-    private static final int COM_QUIT = 0x01;
 
     private final int port;
     private final FuzzSeeds seeds;
@@ -243,9 +245,9 @@ final class NetworkFuzzer {
     private static byte[] sentinel(byte[] marker) {
         byte[] sql = ("\3SELECT '" + new String(marker, StandardCharsets.US_ASCII) + "'")
                 .getBytes(StandardCharsets.US_ASCII);
-        byte[] out = new byte[4 + sql.length];
+        byte[] out = new byte[HEADER_SIZE + sql.length];
         out[0] = (byte) sql.length;
-        System.arraycopy(sql, 0, out, 4, sql.length);
+        System.arraycopy(sql, 0, out, HEADER_SIZE, sql.length);
         return out;
     }
 

@@ -1,5 +1,8 @@
 package dev.sluice.it.security;
 
+import static dev.sluice.protocol.packet.Packets.HEADER_SIZE;
+import static dev.sluice.protocol.packet.Packets.MAX_PAYLOAD;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -18,11 +21,9 @@ import java.util.Random;
  * the stream is out of step, so it is the last packet of its connection.
  */
 final class PacketMutator {
-    private static final int HEADER = 4;
     private static final int MAX_GARBAGE = 512;
     private static final int MAX_EXTENSION = 64;
     private static final int MAX_FLIPS = 8;
-    private static final int MAX_FRAME = 0xFFFFFF;
     private static final byte[] INTERESTING = {0, 1, (byte) 0x7F, (byte) 0x80, (byte) 0xFA, (byte) 0xFB, (byte) 0xFC,
             (byte) 0xFD, (byte) 0xFE, (byte) 0xFF};
     /** Command bytes worth landing on: every defined command and a few beyond. */
@@ -36,7 +37,7 @@ final class PacketMutator {
 
     /** A mutation that keeps the framing: same sequence id, length field true, payload not empty. */
     byte[] framed(byte[] seed, List<byte[]> others) {
-        byte[] payload = Arrays.copyOfRange(seed, HEADER, seed.length);
+        byte[] payload = Arrays.copyOfRange(seed, HEADER_SIZE, seed.length);
         int seq = seed[3] & 0xFF;
         byte[] out = switch (random.nextInt(7)) {
             case 0 -> flipBits(payload);
@@ -55,11 +56,11 @@ final class PacketMutator {
 
     /** A mutation that breaks the framing (or the protocol's sequence): the last packet of a connection. */
     byte[] breaking(byte[] seed) {
-        byte[] payload = Arrays.copyOfRange(seed, HEADER, seed.length);
+        byte[] payload = Arrays.copyOfRange(seed, HEADER_SIZE, seed.length);
         int seq = seed[3] & 0xFF;
         return switch (random.nextInt(7)) {
             // The length field announces more than follows (the client then goes quiet) ...
-            case 0 -> frame(payload, payload.length + 1 + random.nextInt(random.nextBoolean() ? 16 : MAX_FRAME - payload.length), seq);
+            case 0 -> frame(payload, payload.length + 1 + random.nextInt(random.nextBoolean() ? 16 : MAX_PAYLOAD - payload.length), seq);
             // ... or less: the rest is read as the next packet's header.
             case 1 -> frame(payload, random.nextInt(Math.max(1, payload.length)), seq);
             case 2 -> frame(payload, payload.length, (seq + 1 + random.nextInt(255)) & 0xFF);
@@ -67,11 +68,11 @@ final class PacketMutator {
                 byte[] whole = frame(payload, payload.length, seq);
                 int flips = 1 + random.nextInt(3);
                 for (int i = 0; i < flips; i++) {
-                    whole[random.nextInt(HEADER)] ^= (byte) (1 << random.nextInt(8));
+                    whole[random.nextInt(HEADER_SIZE)] ^= (byte) (1 << random.nextInt(8));
                 }
                 yield whole;
             }
-            case 4 -> Arrays.copyOf(frame(payload, payload.length, seq), random.nextInt(HEADER + payload.length));
+            case 4 -> Arrays.copyOf(frame(payload, payload.length, seq), random.nextInt(HEADER_SIZE + payload.length));
             case 5 -> frame(new byte[0], 0, seq);
             default -> garbage(1 + random.nextInt(MAX_GARBAGE));
         };
@@ -117,7 +118,7 @@ final class PacketMutator {
     }
 
     private byte[] splice(byte[] a, byte[] otherPacket) {
-        byte[] b = Arrays.copyOfRange(otherPacket, HEADER, otherPacket.length);
+        byte[] b = Arrays.copyOfRange(otherPacket, HEADER_SIZE, otherPacket.length);
         int cutA = random.nextInt(a.length + 1);
         int cutB = random.nextInt(b.length + 1);
         return concat(Arrays.copyOf(a, cutA), Arrays.copyOfRange(b, cutB, b.length));
@@ -137,12 +138,12 @@ final class PacketMutator {
 
     /** Header (claiming {@code claimedLength}) plus the payload bytes actually there. */
     private static byte[] frame(byte[] payload, int claimedLength, int seq) {
-        byte[] out = new byte[HEADER + payload.length];
+        byte[] out = new byte[HEADER_SIZE + payload.length];
         out[0] = (byte) claimedLength;
         out[1] = (byte) (claimedLength >>> 8);
         out[2] = (byte) (claimedLength >>> 16);
         out[3] = (byte) seq;
-        System.arraycopy(payload, 0, out, HEADER, payload.length);
+        System.arraycopy(payload, 0, out, HEADER_SIZE, payload.length);
         return out;
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.protocol.response.ErrorCodes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -70,13 +71,13 @@ class RequireSslAccountTest {
                 url("mariadb", cluster.primary().port(), "sslMode=disable")).close());
         SQLException through = catchThrowableOfType(SQLException.class, () -> DriverManager.getConnection(
                 url("mariadb", sluice.port("rw"), "sslMode=disable")).close());
-        assertThat(direct.getErrorCode()).isEqualTo(1045);
-        assertThat(through.getErrorCode()).isEqualTo(1045);
+        assertThat(direct.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
+        assertThat(through.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
         assertThat(through.getSQLState()).isEqualTo(direct.getSQLState()).isEqualTo("28000");
         assertThat(through.getMessage()).contains("Access denied for user '" + USER + "'@'127.0.0.1' (using password: YES)");
         SQLException mysql = catchThrowableOfType(SQLException.class, () -> DriverManager.getConnection(
                 url("mysql", sluice.port("rw"), "sslMode=DISABLED")).close());
-        assertThat(mysql.getErrorCode()).isEqualTo(1045);
+        assertThat(mysql.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
     }
 
     @Test

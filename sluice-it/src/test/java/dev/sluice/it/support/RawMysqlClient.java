@@ -1,5 +1,10 @@
 package dev.sluice.it.support;
 
+import static dev.sluice.protocol.Command.COM_QUERY;
+import static dev.sluice.protocol.Command.COM_QUIT;
+import static dev.sluice.protocol.packet.Packets.HEADER_SIZE;
+import static dev.sluice.protocol.packet.Packets.MAX_PAYLOAD;
+
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.auth.NativePassword;
 import dev.sluice.protocol.handshake.HandshakeResponse41;
@@ -33,10 +38,6 @@ import java.util.Optional;
  * {@link java.net.SocketTimeoutException} instead of hanging it.
  */
 public final class RawMysqlClient implements AutoCloseable {
-    public static final int COM_QUIT = 0x01;
-    public static final int COM_QUERY = 0x03;
-    private static final int HEADER = 4;
-    private static final int MAX_PAYLOAD = 0xFFFFFF;
     private static final int UTF8MB4_GENERAL_CI = 45;
     private static final long CLIENT_CAPABILITIES = Capabilities.CLIENT_PROTOCOL_41
             | Capabilities.CLIENT_SECURE_CONNECTION | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_LONG_PASSWORD
@@ -275,7 +276,7 @@ public final class RawMysqlClient implements AutoCloseable {
 
     /** The next physical packet; {@link EOFException} when the peer closed the connection. */
     public RawPacket readPacket() throws IOException {
-        byte[] header = new byte[HEADER];
+        byte[] header = new byte[HEADER_SIZE];
         in.readFully(header);
         int length = (header[0] & 0xFF) | (header[1] & 0xFF) << 8 | (header[2] & 0xFF) << 16;
         byte[] payload = new byte[length];
@@ -403,10 +404,10 @@ public final class RawMysqlClient implements AutoCloseable {
 
     /** Reads a header, returning {length, seq}; -1 length at end of stream. */
     public int[] readHeader() throws IOException {
-        byte[] header = new byte[HEADER];
+        byte[] header = new byte[HEADER_SIZE];
         int off = 0;
-        while (off < HEADER) {
-            int r = in.read(header, off, HEADER - off);
+        while (off < HEADER_SIZE) {
+            int r = in.read(header, off, HEADER_SIZE - off);
             if (r < 0) {
                 if (off == 0) {
                     return new int[] {-1, -1};

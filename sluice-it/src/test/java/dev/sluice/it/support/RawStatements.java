@@ -1,5 +1,9 @@
 package dev.sluice.it.support;
 
+import static dev.sluice.protocol.Command.COM_STMT_EXECUTE;
+import static dev.sluice.protocol.Command.COM_STMT_PREPARE;
+import static dev.sluice.protocol.Command.COM_STMT_RESET;
+
 import dev.sluice.it.support.RawMysqlClient.RawPacket;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -15,9 +19,6 @@ import java.util.List;
  * ({@code CONCAT(@@server_id)}).
  */
 public final class RawStatements {
-    public static final int COM_STMT_PREPARE = 0x16;
-    public static final int COM_STMT_EXECUTE = 0x17;
-    public static final int COM_STMT_RESET = 0x1A;
     private static final int NO_CURSOR = 0;
     private static final int ITERATIONS = 1;
     /** Binary rows start with a null bitmap whose first two bits are reserved. */

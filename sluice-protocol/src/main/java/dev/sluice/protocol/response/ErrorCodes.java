@@ -16,20 +16,41 @@ public final class ErrorCodes {
     public static final int ER_UNKNOWN_COM_ERROR = 1047;
     /** 42000: unknown database. */
     public static final int ER_BAD_DB_ERROR = 1049;
+    /** HY000: KILL of an id that names no connection. */
+    public static final int ER_NO_SUCH_THREAD = 1094;
+    /** HY000: KILL of another account's connection without the privilege. */
+    public static final int ER_KILL_DENIED_ERROR = 1095;
     /** HY000. */
     public static final int ER_UNKNOWN_ERROR = 1105;
+    /** HY000: too many failed logins from one client address. */
+    public static final int ER_HOST_IS_BLOCKED = 1129;
+    /** HY000: the client address is not allowed to connect. */
+    public static final int ER_HOST_NOT_PRIVILEGED = 1130;
     /** 08S01: packet bigger than max_allowed_packet. */
     public static final int ER_NET_PACKET_TOO_LARGE = 1153;
     /** 08S01. */
     public static final int ER_NET_PACKETS_OUT_OF_ORDER = 1156;
     /** 08S01: read timeout. */
     public static final int ER_NET_READ_INTERRUPTED = 1159;
+    /** HY000: a prepared statement id that names no statement. */
+    public static final int ER_UNKNOWN_STMT_HANDLER = 1243;
     /** 08004: the client cannot do the server's auth plugin. */
     public static final int ER_NOT_SUPPORTED_AUTH_MODE = 1251;
     /** HY000: e.g. --read-only. */
     public static final int ER_OPTION_PREVENTS_STATEMENT = 1290;
     /** 70100. */
     public static final int ER_QUERY_INTERRUPTED = 1317;
+    /** HY000: COM_STMT_FETCH on a statement without an open cursor. */
+    public static final int ER_STMT_HAS_NO_OPEN_CURSOR = 1421;
+    /** 42000: max_prepared_stmt_count reached. */
+    public static final int ER_MAX_PREPARED_STMT_COUNT_REACHED = 1461;
+    /** HY000: a command packet too short or inconsistent to read. */
+    public static final int ER_MALFORMED_PACKET = 1835;
+    /**
+     * HY000: the client library's "lost connection to server during query"; sent by the proxy when
+     * the backend running a command is lost under it, so clients react as to a lost server.
+     */
+    public static final int CR_SERVER_LOST = 2013;
 
     public static final String SQLSTATE_GENERAL = "HY000";
     public static final String SQLSTATE_COMMUNICATION = "08S01";

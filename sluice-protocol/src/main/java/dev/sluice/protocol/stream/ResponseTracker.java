@@ -1,5 +1,9 @@
 package dev.sluice.protocol.stream;
 
+import static dev.sluice.protocol.packet.Packets.HEADER_SIZE;
+import static dev.sluice.protocol.packet.Packets.MAX_PAYLOAD;
+
+import dev.sluice.protocol.ServerStatus;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -30,17 +34,12 @@ import io.netty.buffer.ByteBuf;
  * <p>Not thread-safe: one tracker per backend connection, used on its event loop.
  */
 public final class ResponseTracker {
-    static final int HEADER = 4;
-    static final int MAX_PAYLOAD = 0xFFFFFF;
     private static final int OK = 0x00;
     private static final int EOF = 0xFE;
     private static final int ERR = 0xFF;
     private static final int LOCAL_INFILE = 0xFB;
     /** An EOF packet (pre-DEPRECATE_EOF) is 5 bytes; anything from 9 bytes on is a row. */
     private static final int EOF_MAX_LENGTH = 9;
-    private static final int STATUS_MORE_RESULTS = 0x0008;
-    private static final int STATUS_CURSOR_EXISTS = 0x0040;
-    private static final int STATUS_SESSION_STATE_CHANGED = 0x4000;
     /** Offset of the status flags in an EOF payload: 0xFE, warnings (2), status (2). */
     private static final int EOF_STATUS_OFFSET = 3;
     private static final int STATUS_UNKNOWN = -1;
@@ -177,40 +176,40 @@ public final class ResponseTracker {
                 }
                 continue;
             }
-            if (to - i < HEADER) {
+            if (to - i < HEADER_SIZE) {
                 break;
             }
             int length = buf.getUnsignedMediumLE(i);
             boolean isContinuation = continued;
             continued = length == MAX_PAYLOAD;
             if (isContinuation || length == 0) {
-                i += HEADER;
+                i += HEADER_SIZE;
                 passThrough = length;
                 if (length == 0) {
                     packetPassed();
                 }
                 continue;
             }
-            if (to - i < HEADER + 1) {
+            if (to - i < HEADER_SIZE + 1) {
                 continued = isContinuation;
                 break;
             }
-            int first = buf.getUnsignedByte(i + HEADER);
+            int first = buf.getUnsignedByte(i + HEADER_SIZE);
             if (needsWhole(first, length)) {
-                if (to - i < HEADER + length) {
+                if (to - i < HEADER_SIZE + length) {
                     continued = isContinuation;
                     break;
                 }
-                inspect(buf, i + HEADER, length, first);
+                inspect(buf, i + HEADER_SIZE, length, first);
                 if (okToRewrite) {
                     okToRewrite = false;
                     rewriteAt = i;
-                    i += HEADER + length;
+                    i += HEADER_SIZE + length;
                     break;
                 }
-                i += HEADER + length;
+                i += HEADER_SIZE + length;
             } else {
-                i += HEADER;
+                i += HEADER_SIZE;
                 passThrough = length;
             }
         }
@@ -283,11 +282,11 @@ public final class ResponseTracker {
             case FIRST -> inspectFirst(buf, payload, length, first);
             case COLUMNS_EOF -> {
                 int status = terminatorStatus(buf, payload, length, first);
-                phase = cursorRequested && (status & STATUS_CURSOR_EXISTS) != 0 ? Phase.DONE : Phase.ROWS;
+                phase = cursorRequested && (status & ServerStatus.CURSOR_EXISTS) != 0 ? Phase.DONE : Phase.ROWS;
             }
             case ROWS -> {
                 int status = terminatorStatus(buf, payload, length, first);
-                phase = (status & STATUS_MORE_RESULTS) != 0 ? Phase.FIRST : Phase.DONE;
+                phase = (status & ServerStatus.MORE_RESULTS_EXISTS) != 0 ? Phase.FIRST : Phase.DONE;
             }
             case FIELD_LIST -> {
                 terminatorStatus(buf, payload, length, first);
@@ -314,13 +313,13 @@ public final class ResponseTracker {
         lastStatus = okStatus(buf, payload, length);
         lastWarnings = okWarnings(buf, payload, length);
         listener.onOk(buf, payload, length);
-        okToRewrite = stripSessionState && (lastStatus & STATUS_SESSION_STATE_CHANGED) != 0;
+        okToRewrite = stripSessionState && (lastStatus & ServerStatus.SESSION_STATE_CHANGED) != 0;
     }
 
     private void inspectFirst(ByteBuf buf, int payload, int length, int first) {
         if (first == OK) {
             settledOk(buf, payload, length);
-            phase = (lastStatus & STATUS_MORE_RESULTS) != 0 ? Phase.FIRST : Phase.DONE;
+            phase = (lastStatus & ServerStatus.MORE_RESULTS_EXISTS) != 0 ? Phase.FIRST : Phase.DONE;
         } else if (first == LOCAL_INFILE) {
             localInfile = true;
             listener.onLocalInfileRequest(buf, payload, length);
@@ -377,11 +376,11 @@ public final class ResponseTracker {
     private void settledEof(ByteBuf buf, int payload, int length) {
         lastStatus = eofStatus(buf, payload, length);
         lastWarnings = eofWarnings(buf, payload, length);
-        if (stripSessionState && (lastStatus & STATUS_SESSION_STATE_CHANGED) != 0) {
+        if (stripSessionState && (lastStatus & ServerStatus.SESSION_STATE_CHANGED) != 0) {
             if (length > EOF_STATUS_OFFSET + 2) {
                 okToRewrite = true;
             } else {
-                buf.setShortLE(payload + EOF_STATUS_OFFSET, lastStatus & ~STATUS_SESSION_STATE_CHANGED);
+                buf.setShortLE(payload + EOF_STATUS_OFFSET, lastStatus & ~ServerStatus.SESSION_STATE_CHANGED);
             }
         }
     }

@@ -43,13 +43,6 @@ import java.util.Set;
  */
 public final class RoutingSession implements WeightSource {
 
-    /** {@code SERVER_STATUS_IN_TRANS}: a transaction is open. */
-    public static final int SERVER_STATUS_IN_TRANS = TransactionState.SERVER_STATUS_IN_TRANS;
-    /** {@code SERVER_STATUS_AUTOCOMMIT}: autocommit is on. */
-    public static final int SERVER_STATUS_AUTOCOMMIT = TransactionState.SERVER_STATUS_AUTOCOMMIT;
-    /** {@code SERVER_MORE_RESULTS_EXISTS}: another result of the same statement follows. */
-    public static final int SERVER_MORE_RESULTS_EXISTS = TransactionState.SERVER_MORE_RESULTS_EXISTS;
-
     /** Weight marking a node that is not in this session's node set. */
     private static final int NOT_IN_SET = -1;
     private static final int PREVIOUS_PRIMARY = -1;

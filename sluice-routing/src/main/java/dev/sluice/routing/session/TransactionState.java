@@ -1,5 +1,6 @@
 package dev.sluice.routing.session;
 
+import dev.sluice.protocol.ServerStatus;
 import dev.sluice.routing.sql.AutocommitChange;
 import dev.sluice.routing.sql.IsolationChange;
 import dev.sluice.routing.sql.IsolationLevel;
@@ -17,10 +18,6 @@ import dev.sluice.routing.sql.TransactionOption;
  * ends wait for the flags).
  */
 final class TransactionState {
-
-    static final int SERVER_STATUS_IN_TRANS = 0x0001;
-    static final int SERVER_STATUS_AUTOCOMMIT = 0x0002;
-    static final int SERVER_MORE_RESULTS_EXISTS = 0x0008;
 
     private boolean inTransaction;
     private boolean autocommit = true;
@@ -92,9 +89,9 @@ final class TransactionState {
         // counts every statement under autocommit=0 as inside one: with autocommit off, COMMIT ends
         // a transaction too, and the next one starts afresh (split again, its own isolation level).
         boolean wasOpen = inTransaction;
-        inTransaction = (flags & SERVER_STATUS_IN_TRANS) != 0;
-        autocommit = (flags & SERVER_STATUS_AUTOCOMMIT) != 0;
-        moreResults = (flags & SERVER_MORE_RESULTS_EXISTS) != 0;
+        inTransaction = (flags & ServerStatus.IN_TRANS) != 0;
+        autocommit = (flags & ServerStatus.AUTOCOMMIT) != 0;
+        moreResults = (flags & ServerStatus.MORE_RESULTS_EXISTS) != 0;
         if (wasOpen && !inTransaction) {
             wrote = false;
             snapshot = false;

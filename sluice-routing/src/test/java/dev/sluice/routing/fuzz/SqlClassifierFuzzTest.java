@@ -1,5 +1,6 @@
 package dev.sluice.routing.fuzz;
 
+import dev.sluice.protocol.ServerStatus;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.sluice.routing.EndpointView;
 import dev.sluice.routing.Fixtures;
@@ -121,10 +122,10 @@ class SqlClassifierFuzzTest {
         session.onStatementSent(SqlClassifier.classify("INSERT INTO t VALUES (1)"),
                 RouteDecision.primary(RouteReason.WRITE));
         session.onCommittedGtid(MariaDbGtidList.of(0, 1, 101));
-        session.onResponse(RoutingSession.SERVER_STATUS_AUTOCOMMIT);
+        session.onResponse(ServerStatus.AUTOCOMMIT);
         session.onStatementSent(SqlClassifier.classify("START TRANSACTION READ ONLY"),
                 RouteDecision.primary(RouteReason.TRANSACTION_CONTROL));
-        session.onResponse(RoutingSession.SERVER_STATUS_AUTOCOMMIT | RoutingSession.SERVER_STATUS_IN_TRANS);
+        session.onResponse(ServerStatus.AUTOCOMMIT | ServerStatus.IN_TRANS);
         return session;
     }
 

@@ -2,6 +2,7 @@ package dev.sluice.routing.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.protocol.ServerStatus;
 import dev.sluice.routing.Fixtures;
 import dev.sluice.routing.RouteDecision;
 import dev.sluice.routing.RouteReason;
@@ -22,7 +23,7 @@ class ClientCharsetSessionTest {
     private static final int KOI8R_GENERAL_CI = 7;
     private static final RouteDecision PRIMARY = RouteDecision.primary(RouteReason.WRITE);
     private static final RouteDecision ALL = new RouteDecision.ToAllBackends(RouteReason.SESSION_COMMAND);
-    private static final int IDLE = RoutingSession.SERVER_STATUS_AUTOCOMMIT;
+    private static final int IDLE = ServerStatus.AUTOCOMMIT;
 
     private static Statement classify(String sql, ClientCharset charset) {
         byte[] bytes = charset.encode(sql);

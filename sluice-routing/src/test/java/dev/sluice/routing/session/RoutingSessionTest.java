@@ -1,10 +1,8 @@
 package dev.sluice.routing.session;
 
-import static dev.sluice.routing.session.RoutingSession.SERVER_MORE_RESULTS_EXISTS;
-import static dev.sluice.routing.session.RoutingSession.SERVER_STATUS_AUTOCOMMIT;
-import static dev.sluice.routing.session.RoutingSession.SERVER_STATUS_IN_TRANS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.protocol.ServerStatus;
 import dev.sluice.routing.EndpointView;
 import dev.sluice.routing.Fixtures;
 import dev.sluice.routing.RouteDecision;
@@ -25,8 +23,8 @@ class RoutingSessionTest {
 
     private static final RouteDecision PRIMARY = RouteDecision.primary(RouteReason.WRITE);
     private static final RouteDecision ALL = new RouteDecision.ToAllBackends(RouteReason.SESSION_COMMAND);
-    private static final int IDLE = SERVER_STATUS_AUTOCOMMIT;
-    private static final int IN_TRANSACTION = SERVER_STATUS_AUTOCOMMIT | SERVER_STATUS_IN_TRANS;
+    private static final int IDLE = ServerStatus.AUTOCOMMIT;
+    private static final int IN_TRANSACTION = ServerStatus.AUTOCOMMIT | ServerStatus.IN_TRANS;
 
     private final EndpointView view = Fixtures.readWrite();
     private final RoutingSession session = RoutingSession.open(view);
@@ -76,7 +74,7 @@ class RoutingSessionTest {
 
     @Test
     void moreResultsIsNotABoundary() {
-        ok("CALL p()", PRIMARY, IDLE | SERVER_MORE_RESULTS_EXISTS);
+        ok("CALL p()", PRIMARY, IDLE | ServerStatus.MORE_RESULTS_EXISTS);
         assertThat(session.atTransactionBoundary()).isFalse();
         session.onResponse(IDLE);
         assertThat(session.atTransactionBoundary()).isTrue();
@@ -88,7 +86,7 @@ class RoutingSessionTest {
         ok("SET autocommit=0", ALL, 0);
         ok("SELECT 1", RouteDecision.replica(Fixtures.RO1, RouteReason.TRANSACTION_SPLIT), 0);
         assertThat(session.transactionSplittable()).isTrue();
-        ok("UPDATE t SET a = 1", PRIMARY, SERVER_STATUS_IN_TRANS);
+        ok("UPDATE t SET a = 1", PRIMARY, ServerStatus.IN_TRANS);
         assertThat(session.transactionSplittable()).isFalse();
         ok("COMMIT", PRIMARY, 0);
         assertThat(session.inTransaction()).as("autocommit still off").isTrue();
