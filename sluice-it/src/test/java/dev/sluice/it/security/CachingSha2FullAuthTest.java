@@ -3,7 +3,7 @@ package dev.sluice.it.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.it.support.GuardedSluice;
 import dev.sluice.protocol.response.ErrorCodes;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -13,10 +13,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * caching_sha2_password's full authentication, client side: a {@code users:} entry with
@@ -28,38 +26,20 @@ class CachingSha2FullAuthTest {
     private static final String USER = "it_full_auth";
     private static final String PASSWORD = "it-full-auth-pw";
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
-    private static SandboxCluster cluster;
-    private static GuardedSluice sluice;
 
-    @BeforeAll
-    static void start() {
-        cluster = SandboxCluster.get();
-        cluster.exec(cluster.primary(), "DROP USER IF EXISTS '" + USER + "'@'127.0.0.1'",
-                "CREATE USER '" + USER + "'@'127.0.0.1' IDENTIFIED BY '" + PASSWORD + "'");
-        cluster.waitForReplicasCaughtUp(TIMEOUT);
-        sluice = GuardedSluice.start("""
-                users:
-                  - {user: %s, password: %s, full-auth: true}
-                endpoints:
-                  - {name: rw, listen: 127.0.0.1:0, mode: read-write}
-                """.formatted(USER, PASSWORD));
-    }
-
-    @AfterEach
-    void bystanderUnaffected() {
-        sluice.assertBystanderUnaffected();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        try {
-            if (sluice != null) {
-                sluice.close();
-            }
-        } finally {
-            cluster.exec(cluster.primary(), "DROP USER IF EXISTS '" + USER + "'@'127.0.0.1'");
-        }
-    }
+    @RegisterExtension
+    static final GuardedSluice sluice = GuardedSluice.with("""
+            users:
+              - {user: %s, password: %s, full-auth: true}
+            endpoints:
+              - {name: rw, listen: 127.0.0.1:0, mode: read-write}
+            """.formatted(USER, PASSWORD))
+            .beforeStart(cluster -> {
+                cluster.exec(cluster.primary(), "DROP USER IF EXISTS '" + USER + "'@'127.0.0.1'",
+                        "CREATE USER '" + USER + "'@'127.0.0.1' IDENTIFIED BY '" + PASSWORD + "'");
+                cluster.waitForReplicasCaughtUp(TIMEOUT);
+            })
+            .afterStop(cluster -> cluster.exec(cluster.primary(), "DROP USER IF EXISTS '" + USER + "'@'127.0.0.1'"));
 
     private static String url(String driver, String password, String options) {
         return "jdbc:" + driver + "://127.0.0.1:" + sluice.port("rw") + "/?user=" + USER + "&password=" + password

@@ -3,6 +3,7 @@ package dev.sluice.it.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.sluice.it.support.GuardedSluice;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.server.tls.ClientTls;
@@ -21,10 +22,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,7 +38,14 @@ import org.junit.jupiter.api.io.TempDir;
 class ClientTlsTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final String SECURE_HOST = "127.0.0.2";
-    private static GuardedSluice sluice;
+
+    @RegisterExtension
+    static final GuardedSluice sluice = GuardedSluice.with("""
+            limits: {handshake-timeout: 20s}
+            endpoints:
+              - {name: rw, listen: 127.0.0.1:0, mode: read-write}
+              - {name: secure, listen: %s:0, mode: read-write, require-tls: true}
+            """.formatted(SECURE_HOST));
     private static Path certificatePem;
     private static ClientTls tls;
 
@@ -47,13 +54,7 @@ class ClientTlsTest {
     private static Path trustStore;
 
     @BeforeAll
-    static void start() throws Exception {
-        sluice = GuardedSluice.start("""
-                limits: {handshake-timeout: 20s}
-                endpoints:
-                  - {name: rw, listen: 127.0.0.1:0, mode: read-write}
-                  - {name: secure, listen: %s:0, mode: read-write, require-tls: true}
-                """.formatted(SECURE_HOST));
+    static void trustSluicesCertificate() throws Exception {
         tls = sluice.sluice().server().runtime().clientSecurity().tls().orElseThrow();
         certificatePem = tls.certificatePem().orElseThrow();
         KeyStore ks = KeyStore.getInstance("PKCS12");
@@ -62,18 +63,6 @@ class ClientTlsTest {
         trustStore = work.resolve("sluice-trust.p12");
         try (OutputStream out = Files.newOutputStream(trustStore)) {
             ks.store(out, "changeit".toCharArray());
-        }
-    }
-
-    @AfterEach
-    void bystanderUnaffected() {
-        sluice.assertBystanderUnaffected();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        if (sluice != null) {
-            sluice.close();
         }
     }
 

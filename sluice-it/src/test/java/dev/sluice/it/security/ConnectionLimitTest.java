@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
+import dev.sluice.it.support.GuardedSluice;
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.RawMysqlClient.RawPacket;
 import dev.sluice.protocol.response.ErrorCodes;
@@ -21,10 +22,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code max-connections}: over it, a client gets ERR 1040 "Too many connections" (SQLSTATE 08004)
@@ -36,28 +35,13 @@ class ConnectionLimitTest {
     private static final int ATTEMPTS = 10_000;
     private static final int CLIENT_THREADS = 16;
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
-    private static GuardedSluice sluice;
 
-    @BeforeAll
-    static void start() {
-        // The bystander takes one of the MAX places.
-        sluice = GuardedSluice.start("""
-                endpoints:
-                  - {name: rw, listen: 127.0.0.1:0, mode: read-write, max-connections: %d}
-                """.formatted(MAX));
-    }
-
-    @AfterEach
-    void bystanderUnaffected() {
-        sluice.assertBystanderUnaffected();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        if (sluice != null) {
-            sluice.close();
-        }
-    }
+    // The bystander takes one of the MAX places.
+    @RegisterExtension
+    static final GuardedSluice sluice = GuardedSluice.with("""
+            endpoints:
+              - {name: rw, listen: 127.0.0.1:0, mode: read-write, max-connections: %d}
+            """.formatted(MAX));
 
     private static Connection connect() throws SQLException {
         return DriverManager.getConnection(sluice.sluice().mariadbUrl("rw", "connectTimeout=30000&socketTimeout=60000"));

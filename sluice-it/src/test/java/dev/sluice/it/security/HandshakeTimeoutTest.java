@@ -3,6 +3,7 @@ package dev.sluice.it.security;
 import static dev.sluice.protocol.packet.Packets.HEADER_SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.it.support.GuardedSluice;
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.RawMysqlClient.RawPacket;
 import dev.sluice.it.support.SandboxCluster;
@@ -27,10 +28,8 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Slowloris: clients that send their login a byte a second, or stop after an SSLRequest, are cut
@@ -46,28 +45,13 @@ class HandshakeTimeoutTest {
     /** A login on an idle machine takes milliseconds; this leaves room for a loaded one. */
     private static final Duration PROMPT_LOGIN = Duration.ofSeconds(10);
     private static final long BYTE_INTERVAL_MS = 1000;
-    private static GuardedSluice sluice;
 
-    @BeforeAll
-    static void start() {
-        sluice = GuardedSluice.start("""
-                limits: {handshake-timeout: %ds}
-                endpoints:
-                  - {name: rw, listen: 127.0.0.1:0, mode: read-write}
-                """.formatted(HANDSHAKE_TIMEOUT.toSeconds()));
-    }
-
-    @AfterEach
-    void bystanderUnaffected() {
-        sluice.assertBystanderUnaffected();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        if (sluice != null) {
-            sluice.close();
-        }
-    }
+    @RegisterExtension
+    static final GuardedSluice sluice = GuardedSluice.with("""
+            limits: {handshake-timeout: %ds}
+            endpoints:
+              - {name: rw, listen: 127.0.0.1:0, mode: read-write}
+            """.formatted(HANDSHAKE_TIMEOUT.toSeconds()));
 
     private static byte[] loginPacket(HandshakeV10 greeting) {
         long caps = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION

@@ -2,13 +2,12 @@ package dev.sluice.it.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.it.support.GuardedSluice;
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.SandboxCluster;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code limits.idle-timeout}: a logged-in client silent for that long is closed, as the server's
@@ -17,28 +16,13 @@ import org.junit.jupiter.api.Test;
 class IdleTimeoutTest {
     private static final Duration IDLE = Duration.ofSeconds(2);
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
-    private static GuardedSluice sluice;
 
-    @BeforeAll
-    static void start() {
-        sluice = GuardedSluice.start("""
-                limits: {idle-timeout: %ds}
-                endpoints:
-                  - {name: rw, listen: 127.0.0.1:0, mode: read-write}
-                """.formatted(IDLE.toSeconds()));
-    }
-
-    @AfterEach
-    void bystanderUnaffected() {
-        sluice.assertBystanderUnaffected();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        if (sluice != null) {
-            sluice.close();
-        }
-    }
+    @RegisterExtension
+    static final GuardedSluice sluice = GuardedSluice.with("""
+            limits: {idle-timeout: %ds}
+            endpoints:
+              - {name: rw, listen: 127.0.0.1:0, mode: read-write}
+            """.formatted(IDLE.toSeconds()));
 
     private static RawMysqlClient login() throws Exception {
         return RawMysqlClient.login(sluice.port("rw"), SandboxCluster.APP_USER, SandboxCluster.APP_PASSWORD, "test",

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
+import dev.sluice.it.support.GuardedSluice;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.protocol.response.ErrorCodes;
 import java.io.DataInputStream;
@@ -15,10 +16,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code limits.login-failures}: after too many wrong passwords from one address, that address is
@@ -32,28 +31,13 @@ class LoginRateLimitTest {
     private static final Duration BLOCK = Duration.ofSeconds(10);
     private static final Duration PROMPT = Duration.ofSeconds(10);
     private static final int BLOCKED_ATTEMPTS = 200;
-    private static GuardedSluice sluice;
 
-    @BeforeAll
-    static void start() {
-        sluice = GuardedSluice.start("""
-                limits: {login-failures: {max: %d, window: 1m, block: %ds}}
-                endpoints:
-                  - {name: rw, listen: 127.0.0.1:0, mode: read-write}
-                """.formatted(MAX, BLOCK.toSeconds()));
-    }
-
-    @AfterEach
-    void bystanderUnaffected() {
-        sluice.assertBystanderUnaffected();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        if (sluice != null) {
-            sluice.close();
-        }
-    }
+    @RegisterExtension
+    static final GuardedSluice sluice = GuardedSluice.with("""
+            limits: {login-failures: {max: %d, window: 1m, block: %ds}}
+            endpoints:
+              - {name: rw, listen: 127.0.0.1:0, mode: read-write}
+            """.formatted(MAX, BLOCK.toSeconds()));
 
     private static Connection connect(String from, String password) throws SQLException {
         return DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + sluice.port("rw") + "/test?user="

@@ -2,6 +2,7 @@ package dev.sluice.it.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.it.support.GuardedSluice;
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.RawMysqlClient.RawPacket;
 import dev.sluice.it.support.SandboxCluster;
@@ -10,10 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code limits.max-packet-size}: a packet over it gets the server's own error for that,
@@ -23,28 +22,13 @@ import org.junit.jupiter.api.Test;
 class MaxPacketSizeTest {
     private static final int LIMIT = 1 << 20;
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
-    private static GuardedSluice sluice;
 
-    @BeforeAll
-    static void start() {
-        sluice = GuardedSluice.start("""
-                limits: {max-packet-size: 1m}
-                endpoints:
-                  - {name: rw, listen: 127.0.0.1:0, mode: read-write}
-                """);
-    }
-
-    @AfterEach
-    void bystanderUnaffected() {
-        sluice.assertBystanderUnaffected();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        if (sluice != null) {
-            sluice.close();
-        }
-    }
+    @RegisterExtension
+    static final GuardedSluice sluice = GuardedSluice.with("""
+            limits: {max-packet-size: 1m}
+            endpoints:
+              - {name: rw, listen: 127.0.0.1:0, mode: read-write}
+            """);
 
     private static RawMysqlClient login() throws Exception {
         return RawMysqlClient.login(sluice.port("rw"), SandboxCluster.APP_USER, SandboxCluster.APP_PASSWORD, "test",

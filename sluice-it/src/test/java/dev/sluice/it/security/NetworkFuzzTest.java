@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
-import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.it.support.GuardedSluice;
 import dev.sluice.it.support.SandboxNode;
 import io.netty.util.concurrent.EventExecutor;
 import java.lang.management.ManagementFactory;
@@ -18,9 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -43,36 +42,24 @@ class NetworkFuzzTest {
     private static final Duration LOOP_TASK_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration BACKENDS_CLOSE = Duration.ofSeconds(30);
     private static final String QUIET_LOGGER = "dev.sluice";
-    private static SandboxCluster cluster;
-    private static GuardedSluice sluice;
 
-    @BeforeAll
-    static void start() {
-        cluster = SandboxCluster.get();
-        // A user with no privilege at all: a mutation that turns into SHUTDOWN, REFRESH or a KILL of
-        // another user's session is refused, as for any client.
-        cluster.exec(cluster.primary(), "DROP USER IF EXISTS '" + FuzzSeeds.USER + "'@'127.0.0.1'",
-                "CREATE USER '" + FuzzSeeds.USER + "'@'127.0.0.1' IDENTIFIED BY '" + FuzzSeeds.PASSWORD + "'");
-        // Failed logins are the point here: the address must not get blocked for them. The links to
-        // the nodes are in clear: the fuzzing is of the client side, and the tens of thousands of
-        // backend logins of the campaign would otherwise spend most of its time in TLS handshakes.
-        sluice = GuardedSluice.start("""
-                limits: {login-failures: {max: 0}, handshake-timeout: 5s}
-                endpoints:
-                  - {name: rw, listen: 127.0.0.1:0, mode: read-write}
-                """, "tls: off");
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        try {
-            if (sluice != null) {
-                sluice.close();
-            }
-        } finally {
-            cluster.exec(cluster.primary(), "DROP USER IF EXISTS '" + FuzzSeeds.USER + "'@'127.0.0.1'");
-        }
-    }
+    // A user with no privilege at all: a mutation that turns into SHUTDOWN, REFRESH or a KILL of
+    // another user's session is refused, as for any client. Failed logins are the point here: the
+    // address must not get blocked for them. The links to the nodes are in clear: the fuzzing is of
+    // the client side, and the tens of thousands of backend logins of the campaign would otherwise
+    // spend most of its time in TLS handshakes.
+    @RegisterExtension
+    static final GuardedSluice sluice = GuardedSluice.with("""
+            limits: {login-failures: {max: 0}, handshake-timeout: 5s}
+            endpoints:
+              - {name: rw, listen: 127.0.0.1:0, mode: read-write}
+            """)
+            .nodeKeys("tls: off")
+            .beforeStart(cluster -> cluster.exec(cluster.primary(),
+                    "DROP USER IF EXISTS '" + FuzzSeeds.USER + "'@'127.0.0.1'",
+                    "CREATE USER '" + FuzzSeeds.USER + "'@'127.0.0.1' IDENTIFIED BY '" + FuzzSeeds.PASSWORD + "'"))
+            .afterStop(cluster -> cluster.exec(cluster.primary(),
+                    "DROP USER IF EXISTS '" + FuzzSeeds.USER + "'@'127.0.0.1'"));
 
     @Test
     void aMillionFuzzedPacketsLeaveSluiceServingWithNoLeakAndNoHarmToOthers() throws Exception {
@@ -110,9 +97,9 @@ class NetworkFuzzTest {
                 .until(() -> usedHeapAfterGc() <= baseline + HEAP_MARGIN_BYTES);
         System.out.printf("network fuzz: used heap after GC %d MiB before, %d MiB after%n", baseline >> 20,
                 usedHeapAfterGc() >> 20);
-        for (SandboxNode node : cluster.nodes()) {
+        for (SandboxNode node : sluice.cluster().nodes()) {
             await("every backend connection of the fuzzing sessions closed on " + node.name()).atMost(BACKENDS_CLOSE)
-                    .pollInterval(Duration.ofMillis(500)).until(() -> cluster.queryString(node,
+                    .pollInterval(Duration.ofMillis(500)).until(() -> sluice.cluster().queryString(node,
                             "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = '" + FuzzSeeds.USER + "'"),
                             n -> n.equals("0"));
         }

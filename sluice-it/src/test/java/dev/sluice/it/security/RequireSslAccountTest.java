@@ -3,7 +3,7 @@ package dev.sluice.it.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.it.support.GuardedSluice;
 import dev.sluice.protocol.response.ErrorCodes;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -13,10 +13,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An account created {@code REQUIRE SSL}: refused without TLS, with the server's own error, and
@@ -29,36 +27,18 @@ class RequireSslAccountTest {
     private static final String PASSWORD = "it-require-ssl-pw";
     private static final Duration CATCH_UP = Duration.ofSeconds(60);
     private static final int READS = 12;
-    private static SandboxCluster cluster;
-    private static GuardedSluice sluice;
 
-    @BeforeAll
-    static void start() {
-        cluster = SandboxCluster.get();
-        cluster.exec(cluster.primary(), "DROP USER IF EXISTS '" + USER + "'@'127.0.0.1'",
-                "CREATE USER '" + USER + "'@'127.0.0.1' IDENTIFIED BY '" + PASSWORD + "' REQUIRE SSL");
-        cluster.waitForReplicasCaughtUp(CATCH_UP);
-        sluice = GuardedSluice.start("""
-                endpoints:
-                  - {name: rw, listen: 127.0.0.1:0, mode: read-write}
-                """);
-    }
-
-    @AfterEach
-    void bystanderUnaffected() {
-        sluice.assertBystanderUnaffected();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        try {
-            if (sluice != null) {
-                sluice.close();
-            }
-        } finally {
-            cluster.exec(cluster.primary(), "DROP USER IF EXISTS '" + USER + "'@'127.0.0.1'");
-        }
-    }
+    @RegisterExtension
+    static final GuardedSluice sluice = GuardedSluice.with("""
+            endpoints:
+              - {name: rw, listen: 127.0.0.1:0, mode: read-write}
+            """)
+            .beforeStart(cluster -> {
+                cluster.exec(cluster.primary(), "DROP USER IF EXISTS '" + USER + "'@'127.0.0.1'",
+                        "CREATE USER '" + USER + "'@'127.0.0.1' IDENTIFIED BY '" + PASSWORD + "' REQUIRE SSL");
+                cluster.waitForReplicasCaughtUp(CATCH_UP);
+            })
+            .afterStop(cluster -> cluster.exec(cluster.primary(), "DROP USER IF EXISTS '" + USER + "'@'127.0.0.1'"));
 
     private static String url(String driver, int port, String ssl) {
         return "jdbc:" + driver + "://127.0.0.1:" + port + "/?user=" + USER + "&password=" + PASSWORD
@@ -68,7 +48,7 @@ class RequireSslAccountTest {
     @Test
     void withoutTlsTheLoginIsRefusedWithTheServersError() {
         SQLException direct = catchThrowableOfType(SQLException.class, () -> DriverManager.getConnection(
-                url("mariadb", cluster.primary().port(), "sslMode=disable")).close());
+                url("mariadb", sluice.cluster().primary().port(), "sslMode=disable")).close());
         SQLException through = catchThrowableOfType(SQLException.class, () -> DriverManager.getConnection(
                 url("mariadb", sluice.port("rw"), "sslMode=disable")).close());
         assertThat(direct.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);

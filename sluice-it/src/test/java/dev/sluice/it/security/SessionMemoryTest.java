@@ -2,6 +2,7 @@ package dev.sluice.it.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.it.support.GuardedSluice;
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.SandboxCluster;
 import io.netty.buffer.ByteBufAllocator;
@@ -12,10 +13,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code limits.session-memory}: a client that pipelines megabyte queries behind a slow one is not
@@ -33,28 +32,13 @@ class SessionMemoryTest {
      */
     private static final long MAX_GROWTH = 24L << 20;
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(120);
-    private static GuardedSluice sluice;
 
-    @BeforeAll
-    static void start() {
-        sluice = GuardedSluice.start("""
-                limits: {session-memory: 256k}
-                endpoints:
-                  - {name: rw, listen: 127.0.0.1:0, mode: read-write}
-                """);
-    }
-
-    @AfterEach
-    void bystanderUnaffected() {
-        sluice.assertBystanderUnaffected();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        if (sluice != null) {
-            sluice.close();
-        }
-    }
+    @RegisterExtension
+    static final GuardedSluice sluice = GuardedSluice.with("""
+            limits: {session-memory: 256k}
+            endpoints:
+              - {name: rw, listen: 127.0.0.1:0, mode: read-write}
+            """);
 
     private static long nettyMemory() {
         ByteBufAllocatorMetric m = ((ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT).metric();
