@@ -87,7 +87,8 @@ build_if_needed() {
 }
 
 # ---------------------------------------------------------------------------------------
-# A sandbox and a Sluice of a script's own (the conformance scripts under sluice-bench/scripts/).
+# A sandbox and a Sluice of a script's own (the scripts under sluice-bench/scripts/): the benchmarks
+# jar, a work directory with its cleanup, the sandbox, Sluice's configuration and Sluice itself.
 # The caller's cleanup calls bench_sluice_stop and, when BENCH_STOP_SANDBOX is 1, bench_sandbox_stop.
 
 BENCH_STOP_SANDBOX=0
@@ -177,6 +178,24 @@ bench_sluice_start() {
     wait_for_port "$port" "$BENCH_SLUICE_STARTUP_TIMEOUT_S" ||
       { tail -n 20 "$log" >&2; die "Sluice did not listen on $port (log: $log)"; }
   done
+}
+
+# bench_cluster_yaml BASE_PORT REPLICAS [NODE_KEYS]: the monitor: and nodes: sections of a Sluice
+# configuration for the sandbox on BASE_PORT: primary there, ro1..roN on the ports after it, with the
+# sandbox's monitor account. NODE_KEYS (e.g. "tls: off") is added to every node.
+bench_cluster_yaml() {
+  local base=$1 replicas=$2 keys=${3:+, $3} k
+  echo "monitor: {user: monitor, password: monitor, interval: 1s}"
+  echo "nodes:"
+  echo "  - {name: primary, address: 127.0.0.1:$base, role: primary$keys}"
+  for ((k = 1; k <= replicas; k++)); do
+    echo "  - {name: ro$k, address: 127.0.0.1:$((base + k)), role: replica$keys}"
+  done
+}
+
+# bench_admin_yaml PORT: the admin: section, on loopback without a token.
+bench_admin_yaml() {
+  echo "admin: {listen: 127.0.0.1:$1, token: \"\"}"
 }
 
 bench_sluice_stop() {

@@ -72,17 +72,16 @@ parse_options() {
 }
 
 start_sluice() {
-  cat >"$BENCH_WORK/sluice.yaml" <<YAML
-# connect-rate: one read-write endpoint with the session pool.
-monitor: {user: monitor, password: monitor, interval: 1s}
-nodes:
-  - {name: primary, address: 127.0.0.1:$BASE_PORT, role: primary, tls: $BACKEND_TLS}
-  - {name: ro1, address: 127.0.0.1:$((BASE_PORT + 1)), role: replica, tls: $BACKEND_TLS}
+  {
+    echo "# connect-rate: one read-write endpoint with the session pool."
+    bench_cluster_yaml "$BASE_PORT" 1 "tls: $BACKEND_TLS"
+    cat <<YAML
 endpoints:
   - {name: pooled, listen: 127.0.0.1:$PROXY_PORT, mode: read-write, connection-pool: session,
      pool-max-connections: $POOL_MAX}
-admin: {listen: 127.0.0.1:$((PROXY_PORT + 8)), token: ""}
 YAML
+    bench_admin_yaml $((PROXY_PORT + 8))
+  } >"$BENCH_WORK/sluice.yaml"
   info "Starting Sluice (endpoint $PROXY_PORT, connection-pool: session, pool-max-connections: $POOL_MAX, node links tls: $BACKEND_TLS)"
   bench_sluice_start "$SLUICE_JAR_OVERRIDE" "$BENCH_WORK/sluice.yaml" "$BENCH_WORK/sluice.log" "$PROXY_PORT"
 }

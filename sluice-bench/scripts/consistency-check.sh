@@ -75,18 +75,14 @@ write_sluice_config() {
   [[ -z "$CONSISTENCY_TIMEOUT" ]] || timeout=", consistency-timeout: $CONSISTENCY_TIMEOUT"
   {
     echo "# consistency-check: one read-write endpoint per level, identical but for consistency."
-    echo "monitor: {user: monitor, password: monitor, interval: 1s}"
-    echo "nodes:"
-    echo "  - {name: primary, address: 127.0.0.1:$BASE_PORT, role: primary}"
-    echo "  - {name: ro1, address: 127.0.0.1:$((BASE_PORT + 1)), role: replica}"
-    echo "  - {name: ro2, address: 127.0.0.1:$((BASE_PORT + 2)), role: replica}"
+    bench_cluster_yaml "$BASE_PORT" 2
     echo "endpoints:"
     for level in eventual session global; do
       echo "  - {name: $level, listen: 127.0.0.1:$port, mode: read-write, nodes: [primary, ro1, ro2],"
       echo "     weights: {primary: 0, ro1: 100, ro2: 100}, consistency: $level$timeout}"
       port=$((port + 1))
     done
-    echo "admin: {listen: 127.0.0.1:$((PROXY_BASE_PORT + 8)), token: \"\"}"
+    bench_admin_yaml $((PROXY_BASE_PORT + 8))
   } >"$BENCH_WORK/sluice.yaml"
 }
 
