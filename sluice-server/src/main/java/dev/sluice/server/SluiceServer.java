@@ -107,7 +107,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         runtime.clientSecurity(clientSecurity);
         holder[0] = runtime;
         LoginRequest monitorLogin = monitorLogin(config.monitor());
-        this.monitor = new Monitor(topology, connector, workers, config.monitor(), monitorLogin, System::nanoTime);
+        this.monitor = new Monitor(topology, connector, workers, config.monitor().schedule(), monitorLogin,
+                System::nanoTime);
         runtime.probeNow(monitor::checkNow);
         this.primaryPositions = new PrimaryPositionSource(workers.next(), runtime::primary, connector, monitorLogin,
                 PRIMARY_POSITION_TIMEOUT);

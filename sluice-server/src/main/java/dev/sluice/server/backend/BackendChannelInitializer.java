@@ -1,6 +1,6 @@
 package dev.sluice.server.backend;
 
-import dev.sluice.server.config.HostPort;
+import dev.sluice.server.net.HostPort;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.util.concurrent.Promise;

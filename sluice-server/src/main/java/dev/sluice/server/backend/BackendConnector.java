@@ -1,6 +1,6 @@
 package dev.sluice.server.backend;
 
-import dev.sluice.server.config.HostPort;
+import dev.sluice.server.net.HostPort;
 import dev.sluice.server.net.Transport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;

@@ -1,7 +1,7 @@
 package dev.sluice.server.backend;
 
 import dev.sluice.protocol.packet.Packets;
-import dev.sluice.server.config.HostPort;
+import dev.sluice.server.net.HostPort;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;

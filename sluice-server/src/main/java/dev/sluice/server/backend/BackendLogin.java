@@ -9,7 +9,7 @@ import dev.sluice.protocol.handshake.HandshakeV10;
 import dev.sluice.protocol.handshake.SslRequest;
 import dev.sluice.protocol.response.ErrPacket;
 import dev.sluice.server.auth.Credential;
-import dev.sluice.server.config.NodeTls;
+import dev.sluice.server.net.NodeTls;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.security.GeneralSecurityException;

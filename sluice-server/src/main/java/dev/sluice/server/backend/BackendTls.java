@@ -1,6 +1,6 @@
 package dev.sluice.server.backend;
 
-import dev.sluice.server.config.NodeTls;
+import dev.sluice.server.net.NodeTls;
 import io.netty.handler.ssl.SslContext;
 import java.util.Optional;
 

@@ -1,5 +1,7 @@
 package dev.sluice.server.config;
 
+import dev.sluice.server.net.HostPort;
+
 /** The admin HTTP API and dashboard; an empty token means changes need no token. */
 public record AdminConfig(HostPort listen, String token) {
 }

@@ -13,6 +13,8 @@ import dev.sluice.routing.policy.ReadWeights;
 import dev.sluice.routing.topology.NodeRole;
 import dev.sluice.routing.topology.Topology;
 import dev.sluice.routing.policy.TimeoutAction;
+import dev.sluice.server.net.HostPort;
+import dev.sluice.server.net.NodeTls;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.sluice.server.config;
 
+import dev.sluice.server.net.HostPort;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -48,26 +49,12 @@ public final class ConfigValues {
         };
     }
 
-    /** {@code host:port}, {@code [v6]:port}. */
+    /** {@code host:port}, {@code [v6]:port}; a configuration error names {@code path}. */
     public static HostPort hostPort(String path, String text) {
-        String t = text.trim();
-        int colon = t.lastIndexOf(':');
-        if (colon <= 0 || colon == t.length() - 1) {
-            throw new ConfigException(path + ": '" + text + "' is not an address; write host:port, e.g. 127.0.0.1:3306");
-        }
-        String host = t.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        int port;
         try {
-            port = Integer.parseInt(t.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new ConfigException(path + ": '" + text + "' has no numeric port; write host:port");
+            return HostPort.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(path + ": " + e.getMessage());
         }
-        if (port < 0 || port > 65535) {
-            throw new ConfigException(path + ": port " + port + " is outside 0..65535 (0: any free port)");
-        }
-        return new HostPort(host, port);
     }
 }

@@ -2,6 +2,7 @@ package dev.sluice.server.config;
 
 import dev.sluice.routing.policy.EndpointMode;
 import dev.sluice.routing.policy.EndpointPolicy;
+import dev.sluice.server.net.HostPort;
 
 /**
  * One endpoint: where it listens, whether its clients must use TLS, and its routing policy

@@ -1,5 +1,7 @@
 package dev.sluice.server.config;
 
+import dev.sluice.server.net.HostPort;
+import dev.sluice.server.net.NodeTls;
 import java.util.Optional;
 
 /**

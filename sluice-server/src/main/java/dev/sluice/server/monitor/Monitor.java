@@ -5,8 +5,7 @@ import dev.sluice.routing.topology.NodeState;
 import dev.sluice.routing.topology.Topology;
 import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.backend.LoginRequest;
-import dev.sluice.server.config.ConfigValues;
-import dev.sluice.server.config.MonitorConfig;
+import dev.sluice.server.net.HostPort;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.HashMap;
@@ -31,7 +30,7 @@ public final class Monitor implements AutoCloseable {
     private final TopologyHolder topology;
     private final BackendConnector connector;
     private final EventLoopGroup group;
-    private final MonitorConfig config;
+    private final ProbeSchedule schedule;
     private final LoginRequest login;
     private final LongSupplier nanoClock;
     private final GtidLagEstimator lag = new GtidLagEstimator(LAG_SAMPLES);
@@ -41,12 +40,12 @@ public final class Monitor implements AutoCloseable {
     private final java.util.Set<String> seenOnce = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.CountDownLatch firstRound;
 
-    public Monitor(TopologyHolder topology, BackendConnector connector, EventLoopGroup group, MonitorConfig config,
+    public Monitor(TopologyHolder topology, BackendConnector connector, EventLoopGroup group, ProbeSchedule schedule,
             LoginRequest login, LongSupplier nanoClock) {
         this.topology = topology;
         this.connector = connector;
         this.group = group;
-        this.config = config;
+        this.schedule = schedule;
         this.login = login;
         this.nanoClock = nanoClock;
         this.firstRound = new java.util.concurrent.CountDownLatch(topology.current().nodes().size());
@@ -75,7 +74,7 @@ public final class Monitor implements AutoCloseable {
     public void start() {
         syncProbes(topology.current());
         topology.addListener(this::syncProbes);
-        long ms = config.interval().toMillis();
+        long ms = schedule.interval().toMillis();
         ticker = group.next().scheduleAtFixedRate(this::tickAll, 0, ms, TimeUnit.MILLISECONDS);
     }
 
@@ -96,8 +95,8 @@ public final class Monitor implements AutoCloseable {
             if (existing != null) {
                 existing.close();
             }
-            probes.put(n.name(), new NodeProbe(n.name(), n.id(), ConfigValues.hostPort("node " + n.name(), n.address()),
-                    group.next(), connector, login, config.connectTimeout(), config.queryTimeout(), results));
+            probes.put(n.name(), new NodeProbe(n.name(), n.id(), HostPort.parse(n.address()),
+                    group.next(), connector, login, schedule.connectTimeout(), schedule.queryTimeout(), results));
         }
         probes.entrySet().removeIf(e -> {
             if (t.node(e.getKey()).isEmpty()) {

@@ -5,7 +5,7 @@ import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.backend.InternalQuery;
 import dev.sluice.server.backend.LoginRequest;
 import dev.sluice.server.backend.QueryResult;
-import dev.sluice.server.config.HostPort;
+import dev.sluice.server.net.HostPort;
 import io.netty.channel.EventLoop;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

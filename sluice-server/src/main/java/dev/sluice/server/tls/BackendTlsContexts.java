@@ -3,7 +3,7 @@ package dev.sluice.server.tls;
 import dev.sluice.server.backend.BackendTls;
 import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.NodeConfig;
-import dev.sluice.server.config.NodeTls;
+import dev.sluice.server.net.NodeTls;
 import dev.sluice.server.config.SluiceConfig;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;

@@ -8,7 +8,7 @@ import dev.sluice.routing.policy.ReadWeights;
 import dev.sluice.server.config.AdminConfig;
 import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.EndpointConfig;
-import dev.sluice.server.config.HostPort;
+import dev.sluice.server.net.HostPort;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.metrics.SluiceMetrics;
 import java.io.IOException;

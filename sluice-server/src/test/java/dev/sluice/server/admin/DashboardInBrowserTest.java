@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sluice.server.config.AdminConfig;
-import dev.sluice.server.config.HostPort;
+import dev.sluice.server.net.HostPort;
 import dev.sluice.server.metrics.SluiceMetrics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

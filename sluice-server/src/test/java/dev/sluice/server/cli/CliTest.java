@@ -10,7 +10,7 @@ import dev.sluice.server.admin.AdminServer;
 import dev.sluice.server.admin.FakeProxyControl;
 import dev.sluice.server.admin.NettyLeakRecorder;
 import dev.sluice.server.config.AdminConfig;
-import dev.sluice.server.config.HostPort;
+import dev.sluice.server.net.HostPort;
 import dev.sluice.server.metrics.SluiceMetrics;
 import java.io.PrintWriter;
 import java.io.StringWriter;

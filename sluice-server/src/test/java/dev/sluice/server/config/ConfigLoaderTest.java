@@ -10,6 +10,8 @@ import dev.sluice.routing.policy.EndpointMode;
 import dev.sluice.routing.policy.EndpointPolicy;
 import dev.sluice.routing.policy.ReadWeights;
 import dev.sluice.routing.policy.TimeoutAction;
+import dev.sluice.server.net.HostPort;
+import dev.sluice.server.net.NodeTls;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

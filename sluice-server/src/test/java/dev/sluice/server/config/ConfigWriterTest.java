@@ -3,6 +3,7 @@ package dev.sluice.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.routing.policy.ReadWeights;
+import dev.sluice.server.net.NodeTls;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

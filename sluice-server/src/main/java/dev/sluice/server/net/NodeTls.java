@@ -1,4 +1,4 @@
-package dev.sluice.server.config;
+package dev.sluice.server.net;
 
 import java.util.Locale;
 
