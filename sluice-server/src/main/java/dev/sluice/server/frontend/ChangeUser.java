@@ -72,7 +72,7 @@ final class ChangeUser {
             ByteBuf out = session.client().alloc().buffer();
             int start = Packets.beginPacket(out);
             AuthSwitchRequest.withSeed(sw.plugin(), session.scramble()).encode(out);
-            Packets.endPacket(out, start, session.replySequence());
+            Packets.endPacket(out, start, session.replies().sequence());
             session.onNextFrame(next -> {
                 byte[] again = new byte[Packets.payloadLength(next, next.readerIndex())];
                 next.getBytes(next.readerIndex() + Packets.HEADER_SIZE, again);

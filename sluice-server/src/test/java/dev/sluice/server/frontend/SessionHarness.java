@@ -43,6 +43,11 @@ final class SessionHarness implements AutoCloseable {
             | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_TRANSACTIONS | Capabilities.CLIENT_LONG_PASSWORD
             | Capabilities.CLIENT_MULTI_RESULTS | Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_SESSION_TRACK;
     private static final int UTF8MB4_GENERAL_CI = 45;
+    /** An account whose password is in the configuration, for COM_CHANGE_USER. */
+    static final String OTHER_USER = "other";
+    static final String OTHER_PASSWORD = "secret";
+    /** The scramble the session's handshake sent the client. */
+    static final byte[] SCRAMBLE = new byte[20];
     private static final GtidPosition APPLIED = MariaDbGtidList.parse("0-1-100").orElseThrow();
 
     final FakeNodes nodes = new FakeNodes();
@@ -73,7 +78,8 @@ final class SessionHarness implements AutoCloseable {
         topology = new TopologyHolder(healthy);
         nodes.sessionTasks(client::runPendingTasks);
         AccountStore accounts = new AccountStore(() -> CompletableFuture.completedFuture(
-                new QueryResult(List.of(), List.of(), 0, Optional.empty())), Map.of(), Duration.ofSeconds(1),
+                new QueryResult(List.of(), List.of(), 0, Optional.empty())),
+                Map.of(OTHER_USER, OTHER_PASSWORD.getBytes(StandardCharsets.UTF_8)), Duration.ofSeconds(1),
                 System::nanoTime);
         proxy = new ProxyRuntime(config, nodes, new Authenticator(accounts), topology, new SluiceMetrics());
         endpoint = new EndpointRuntime(config.endpoints().get(0), healthy);
@@ -81,7 +87,7 @@ final class SessionHarness implements AutoCloseable {
         ClientIdentity identity = new ClientIdentity("app", new Credential.PlainPassword(
                 "app".getBytes(StandardCharsets.UTF_8)), "127.0.0.1", clientCapabilities, UTF8MB4_GENERAL_CI,
                 1 << 24, Map.of());
-        session = new ClientSession(client, proxy, endpoint, 1, new byte[20], identity, Optional.of("test"));
+        session = new ClientSession(client, proxy, endpoint, 1, SCRAMBLE.clone(), identity, Optional.of("test"));
         client.pipeline().addLast(new ClientSessionHandler(session));
         session.started();
     }
@@ -105,6 +111,14 @@ final class SessionHarness implements AutoCloseable {
     void send(int command, byte[] argument) {
         ByteBuf frame = Unpooled.buffer(4 + 1 + argument.length);
         frame.writeMediumLE(1 + argument.length).writeByte(0).writeByte(command).writeBytes(argument);
+        client.writeInbound(frame);
+        client.runPendingTasks();
+    }
+
+    /** The client sends a packet that continues an exchange (sequence {@code sequenceId}), not a command. */
+    void sendFollowUp(int sequenceId, byte[] payload) {
+        ByteBuf frame = Unpooled.buffer(4 + payload.length);
+        frame.writeMediumLE(payload.length).writeByte(sequenceId).writeBytes(payload);
         client.writeInbound(frame);
         client.runPendingTasks();
     }
