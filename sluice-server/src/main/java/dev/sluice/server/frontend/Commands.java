@@ -138,7 +138,8 @@ final class Commands {
         }
         RouteDecision decision = Router.route(statement, session.routing(), session.endpoint().view(),
                 session.endpoint());
-        session.executor().run(RoutedCommand.text(statement, decision, frame, ResponseKind.RESULT, CommandListener.NONE));
+        session.executor().run(RoutedCommand.text(statement, decision, frame, ResponseKind.RESULT,
+                AccountChangeWatch.of(statement, frame, session.proxy().authenticator().accounts())));
     }
 
     /**
