@@ -9,6 +9,7 @@ import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.protocol.stream.ResponseTracker;
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.backend.ResponseSink;
+import dev.sluice.server.consistency.ConsistentReads;
 import dev.sluice.routing.RouteReason;
 import dev.sluice.routing.session.RoutingSession;
 import dev.sluice.routing.sql.ClientCharset;
@@ -53,7 +54,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     private final Commands commands;
     private final RoutingSession routing;
     private final RouteExecutor executor;
-    private final ConsistentReads consistency;
+    private final ConsistentReads<RoutedCommand> consistency;
     private final ReadRetries retries = new ReadRetries();
     private final DeferredBegin deferredBegin = new DeferredBegin();
     private final BackendFailures failures = new BackendFailures(this, retries);
@@ -88,7 +89,8 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         this.departures = new NodeDepartures(connectionId, client, endpoint::view, routing, backends, forwarder,
                 inbox::commandRunning, proxy.config().monitor().queryTimeout());
         this.executor = new RouteExecutor(this);
-        this.consistency = new ConsistentReads(this);
+        this.consistency = new ConsistentReads<>(new ConsistentReadSession(this), proxy.metrics(), endpoint.name(),
+                () -> proxy.primaryPositions().next());
         this.commands = new Commands(this);
     }
 
@@ -147,7 +149,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         return commands;
     }
 
-    ConsistentReads consistency() {
+    ConsistentReads<RoutedCommand> consistency() {
         return consistency;
     }
 

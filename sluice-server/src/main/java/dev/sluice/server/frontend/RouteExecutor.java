@@ -43,7 +43,7 @@ final class RouteExecutor {
         } else if (decision instanceof RouteDecision.ToReplica r) {
             toReplica(c, r);
         } else if (decision instanceof RouteDecision.NeedPrimaryPosition n) {
-            session.consistency().atPrimaryPosition(c, n);
+            session.consistency().atPrimaryPosition(c, n.onTimeout());
         } else if (c.binary() && !(decision instanceof RouteDecision.Reject)) {
             // Session commands and Sluice's own answers do not exist in the binary protocol: the
             // primary runs a prepared one.
