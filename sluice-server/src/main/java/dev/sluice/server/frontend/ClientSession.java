@@ -232,7 +232,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
      * Keeps a copy of a read about to go to a replica (outside a transaction, or before the first
      * write of a split one): should the replica fail — or refuse the session's state — before any
      * byte of the answer reached the client, the read is routed again and the client sees no error
-     * (SPEC §3, §4). Taken before the packet is adapted to the node, so a retry
+     * (BEHAVIOUR §3, §4). Taken before the packet is adapted to the node, so a retry
      * can adapt it to another.
      */
     void keepForRetry(RoutedCommand read, int nodeId) {
