@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a session does when one of its backends fails (SPEC §4): a read that had not started to
+ * What a session does when one of its backends fails (BEHAVIOUR §4): a read that had not started to
  * answer is routed again and the client sees no error; a failure mid-answer or inside a
  * transaction on the primary ends the client connection, as going direct would; otherwise the
  * client gets an error that says the statement may or may not have run, and the session goes on.
@@ -80,7 +80,7 @@ final class BackendFailures {
     }
 
     /**
-     * A backend failed one of the session's session commands: it leaves the session (SPEC §3), and
+     * A backend failed one of the session's session commands: it leaves the session (BEHAVIOUR §3), and
      * the session's later reads go to the nodes whose state still matches.
      */
     void failedSessionCommand(BackendConnection backend) {
@@ -125,12 +125,14 @@ final class BackendFailures {
     /** Routes a failed read again, now that its replica is known to be down. */
     private void retryRead(ReadRetry r) {
         if (r.resend() != null) {
-            r.resend().accept(r.frame());
+            r.resend().accept(r.command().frame());
             return;
         }
-        RouteDecision d = Router.route(r.statement(), session.routing(), session.endpoint().view(), session.endpoint());
+        RoutedCommand read = r.command();
+        RouteDecision d = Router.route(read.statement(), session.routing(), session.endpoint().view(),
+                session.endpoint());
         LOG.debug("session {}: read failed on node {}, routed again: {}", session.connectionId(), r.nodeId(), d);
-        session.executor().run(r.statement(), d, r.frame(), r.kind(), r.own(), r.binding());
+        session.executor().run(read.routedAs(d));
     }
 
     private boolean isPrimary(int nodeId) {

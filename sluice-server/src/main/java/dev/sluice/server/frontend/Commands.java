@@ -90,9 +90,8 @@ final class Commands {
 
     /**
      * The fixed part (command byte included) of the commands whose fields Sluice reads at fixed
-     * offsets. A shorter packet — garbage, or a client bug — must not be read past its end (found by
-     * the network fuzz test: an IndexOutOfBoundsException there left the frame unreleased and the
-     * session waiting forever).
+     * offsets. A shorter packet (garbage, or a client bug) must not be read past its end: the
+     * exception would leave the frame unreleased and the session waiting for ever.
      */
     private static int fixedPart(int command) {
         return switch (command) {
@@ -116,7 +115,7 @@ final class Commands {
         }
         frame.release();
         if (command != COM_STMT_CLOSE && command != COM_STMT_SEND_LONG_DATA) {
-            session.replyError(ER_MALFORMED_PACKET, "HY000", "Malformed communication packet");
+            session.replies().error(ER_MALFORMED_PACKET, "HY000", "Malformed communication packet");
         }
         return true;
     }
@@ -138,11 +137,12 @@ final class Commands {
         }
         RouteDecision decision = Router.route(statement, session.routing(), session.endpoint().view(),
                 session.endpoint());
-        session.executor().run(statement, decision, frame, ResponseKind.RESULT, CommandListener.NONE);
+        session.executor().run(RoutedCommand.text(statement, decision, frame, ResponseKind.RESULT,
+                AccountChangeWatch.of(statement, frame, session.proxy().authenticator().accounts())));
     }
 
     /**
-     * Transaction pool (SPEC §7): the backend connection that ran the client's previous statement
+     * Transaction pool (BEHAVIOUR §7): the backend connection that ran the client's previous statement
      * may be serving another client now. {@code SELECT ROW_COUNT()} is answered from the client's
      * own last OK, a plain {@code SELECT FOUND_ROWS()} after a plain result set from its row count
      * (returns false: the command is done); a statement with SQL_CALC_FOUND_ROWS keeps
@@ -339,7 +339,7 @@ final class Commands {
 
     private void unsupported(int command, ByteBuf frame) {
         frame.release();
-        session.replyError(ErrorCodes.ER_UNKNOWN_COM_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
+        session.replies().error(ErrorCodes.ER_UNKNOWN_COM_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
                 "command " + Command.name(command) + " is not supported through Sluice; connect to the server "
                         + "directly for it");
     }
