@@ -1,5 +1,7 @@
 package dev.sluice.server.backend;
 
+import static dev.sluice.protocol.packet.Packets.HEADER_SIZE;
+
 import dev.sluice.protocol.handshake.HandshakeV10;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -22,7 +24,6 @@ import javax.net.ssl.SSLSocket;
  * socket after the client's SSLRequest.
  */
 final class FakeMysqlServer implements AutoCloseable {
-    private static final int HEADER = 4;
     private static final int TIMEOUT_MS = 10_000;
 
     /** The script, run on its own thread against the accepted connection. */
@@ -64,12 +65,12 @@ final class FakeMysqlServer implements AutoCloseable {
     }
 
     void send(int sequenceId, byte[] payload) throws IOException {
-        byte[] packet = new byte[HEADER + payload.length];
+        byte[] packet = new byte[HEADER_SIZE + payload.length];
         packet[0] = (byte) payload.length;
         packet[1] = (byte) (payload.length >>> 8);
         packet[2] = (byte) (payload.length >>> 16);
         packet[3] = (byte) sequenceId;
-        System.arraycopy(payload, 0, packet, HEADER, payload.length);
+        System.arraycopy(payload, 0, packet, HEADER_SIZE, payload.length);
         out.write(packet);
         out.flush();
     }
@@ -84,8 +85,8 @@ final class FakeMysqlServer implements AutoCloseable {
 
     /** One packet: [sequence id, payload...]. */
     byte[] receive(int expectedSequence) throws IOException {
-        byte[] header = in.readNBytes(HEADER);
-        if (header.length < HEADER) {
+        byte[] header = in.readNBytes(HEADER_SIZE);
+        if (header.length < HEADER_SIZE) {
             throw new IOException("client closed the connection");
         }
         int length = (header[0] & 0xFF) | (header[1] & 0xFF) << 8 | (header[2] & 0xFF) << 16;

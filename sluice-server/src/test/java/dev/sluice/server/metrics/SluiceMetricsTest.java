@@ -2,6 +2,7 @@ package dev.sluice.server.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.server.admin.EndpointDescription;
 import dev.sluice.server.admin.NodeDescription;
 import dev.sluice.server.admin.ProxyDescription;
@@ -60,7 +61,7 @@ class SluiceMetricsTest {
         metrics.backendConnect("ro2", false);
         metrics.consistencyWait("rw", "ok", TimeUnit.MILLISECONDS.toNanos(3));
         metrics.consistencyWait("rw", "timeout-primary", TimeUnit.MILLISECONDS.toNanos(10));
-        metrics.errorReturned("ro", 1290);
+        metrics.errorReturned("ro", ErrorCodes.ER_OPTION_PREVENTS_STATEMENT);
         metrics.sessionOpened("rw");
         metrics.sessionOpened("rw");
         metrics.sessionClosed("rw");
@@ -96,7 +97,7 @@ class SluiceMetricsTest {
         for (int i = 0; i < 1000; i++) {
             metrics.statementRouted("rw", new String("ro1"), "replica", "read");
             metrics.consistencyWait("rw", "ok", 1);
-            metrics.errorReturned("rw", 1045);
+            metrics.errorReturned("rw", ErrorCodes.ER_ACCESS_DENIED_ERROR);
         }
         assertThat(metrics.registry().getMeters()).hasSize(meters + 1);
         assertThat(sample(metrics.scrape(), "sluice_statements_routed_total",
