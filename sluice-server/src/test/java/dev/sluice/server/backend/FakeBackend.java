@@ -5,7 +5,9 @@ import dev.sluice.protocol.Command;
 import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.response.ErrPacket;
+import dev.sluice.protocol.response.ColumnDefinition;
 import dev.sluice.protocol.response.OkPacket;
+import dev.sluice.protocol.response.PrepareOk;
 import dev.sluice.protocol.response.SessionStateChange;
 import dev.sluice.protocol.response.TextResultWriter;
 import io.netty.buffer.ByteBuf;
@@ -160,6 +162,41 @@ public final class FakeBackend {
         ByteBuf out = Unpooled.buffer();
         TextResultWriter.write(out, 1, capabilities(), status, columns, rows);
         answer(out);
+    }
+
+    /**
+     * A result set without its last packet: columns and rows are answered, the end is returned for
+     * the test to send later with {@link #partial}.
+     */
+    public ByteBuf rowsWithoutEnd(List<String> columns, List<List<String>> rows) {
+        ByteBuf out = Unpooled.buffer();
+        TextResultWriter.write(out, 1, capabilities(), ServerStatus.AUTOCOMMIT, columns, rows);
+        int last = 0;
+        for (int at = 0; at < out.writerIndex(); at += Packets.HEADER_SIZE + Packets.payloadLength(out, at)) {
+            last = at;
+        }
+        ByteBuf end = out.copy(last, out.writerIndex() - last);
+        out.writerIndex(last);
+        answer(out);
+        return end;
+    }
+
+    /** COM_STMT_PREPARE answered: PREPARE_OK with this server-side id, then the definitions. */
+    public void prepareOk(long statementId, int parameters, int columns) {
+        ByteBuf out = Unpooled.buffer();
+        int sequence = new PrepareOk(statementId, columns, parameters, 0).encode(out, 1);
+        for (int i = 0; i < parameters + columns; i++) {
+            int start = Packets.beginPacket(out);
+            ColumnDefinition.varString(i < parameters ? "?" : "c" + (i - parameters), 64).encodePayload(out,
+                    capabilities());
+            sequence = Packets.endPacket(out, start, sequence);
+        }
+        answer(out);
+    }
+
+    /** Whether the session reads this connection (it stops while its client cannot take more). */
+    public boolean readByTheSession() {
+        return channel.config().isAutoRead();
     }
 
     /** The first {@code bytes} of an answer, not the rest: the session has started to forward it. */
