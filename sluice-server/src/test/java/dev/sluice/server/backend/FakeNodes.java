@@ -52,6 +52,10 @@ public final class FakeNodes implements BackendConnector {
         HandshakeV10 greeting = new HandshakeV10(VERSION, nextThreadId++, new byte[20], SERVER_CAPABILITIES,
                 UTF8MB4_GENERAL_CI, 0, "mysql_native_password");
         EmbeddedChannel channel = new EmbeddedChannel();
+        // As in production, a session's backend channels live on its client's event loop: what the
+        // session schedules through a backend's channel runs with the session's own tasks.
+        channel.deregister().syncUninterruptibly();
+        loop.register(channel).syncUninterruptibly();
         BackendConnection connection = new BackendConnection(nodeName, nodeId, channel, greeting, capabilities);
         channel.pipeline().addLast(new ChannelInboundHandlerAdapter() {
             @Override

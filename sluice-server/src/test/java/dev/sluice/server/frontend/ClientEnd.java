@@ -37,7 +37,7 @@ final class ClientEnd {
         raw(frame);
     }
 
-    /** The client writes these bytes as they are (several packets, or a broken one). */
+    /** The client's next frame, bytes as they are (a broken packet, say). */
     void raw(ByteBuf bytes) {
         channel.writeInbound(bytes);
         channel.runPendingTasks();
@@ -47,14 +47,19 @@ final class ClientEnd {
         send(Command.COM_QUERY, sql.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Several queries in one write, as a pipelining driver sends them. */
+    /**
+     * Several queries arriving in one read, as a pipelining driver sends them: the session gets
+     * them one frame after the other before any answer goes out.
+     */
     void pipeline(String... sqls) {
-        ByteBuf all = Unpooled.buffer();
-        for (String sql : sqls) {
-            byte[] text = sql.getBytes(StandardCharsets.UTF_8);
-            all.writeMediumLE(1 + text.length).writeByte(0).writeByte(Command.COM_QUERY).writeBytes(text);
+        Object[] frames = new Object[sqls.length];
+        for (int i = 0; i < sqls.length; i++) {
+            byte[] text = sqls[i].getBytes(StandardCharsets.UTF_8);
+            frames[i] = Unpooled.buffer(5 + text.length).writeMediumLE(1 + text.length).writeByte(0)
+                    .writeByte(Command.COM_QUERY).writeBytes(text);
         }
-        raw(all);
+        channel.writeInbound(frames);
+        channel.runPendingTasks();
     }
 
     void prepare(String sql) {
@@ -63,7 +68,7 @@ final class ClientEnd {
 
     /** COM_STMT_EXECUTE of a statement without parameters, no cursor. */
     void execute(long statementId) {
-        send(Command.COM_STMT_EXECUTE, statementArgument(statementId, 0, 0, 0, 0, 1, 0, 0, 0));
+        send(Command.COM_STMT_EXECUTE, statementArgument(statementId, 0, 1, 0, 0, 0));
     }
 
     void closeStatement(long statementId) {
