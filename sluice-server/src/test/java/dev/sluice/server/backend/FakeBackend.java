@@ -2,6 +2,7 @@ package dev.sluice.server.backend;
 
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Command;
+import dev.sluice.protocol.LengthEncoded;
 import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.response.ErrPacket;
@@ -12,6 +13,9 @@ import dev.sluice.protocol.response.SessionStateChange;
 import dev.sluice.protocol.response.TextResultWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -34,10 +38,12 @@ public final class FakeBackend {
     private final LoginRequest login;
     private final ByteBuf written = Unpooled.buffer();
     private final Runnable sessionTasks;
+    private final Stall stall = new Stall();
 
     FakeBackend(BackendConnection connection, EmbeddedChannel channel, LoginRequest login, Runnable sessionTasks) {
         this.connection = connection;
         this.channel = channel;
+        channel.pipeline().addFirst(stall);
         this.login = login;
         this.sessionTasks = sessionTasks;
     }
@@ -194,6 +200,48 @@ public final class FakeBackend {
         answer(out);
     }
 
+    /** More rows of a result set already started with {@link #rowsWithoutEnd}: the answer makes progress. */
+    public void moreRows(List<List<String>> rows) {
+        ByteBuf out = Unpooled.buffer();
+        for (List<String> row : rows) {
+            int start = Packets.beginPacket(out);
+            for (String value : row) {
+                if (value == null) {
+                    LengthEncoded.writeNull(out);
+                } else {
+                    LengthEncoded.writeString(out, value);
+                }
+            }
+            Packets.endPacket(out, start, 2);
+        }
+        answer(out);
+    }
+
+    /** The server asks for the client's file of a LOAD DATA LOCAL INFILE. */
+    public void localInfileRequest(String fileName) {
+        ByteBuf out = Unpooled.buffer();
+        int start = Packets.beginPacket(out);
+        out.writeByte(0xFB).writeCharSequence(fileName, StandardCharsets.UTF_8);
+        Packets.endPacket(out, start, 1);
+        answer(out);
+    }
+
+    /**
+     * From now on the server takes no more bytes: what the session writes stays in the channel's
+     * outbound buffer, which turns unwritable past {@code highWaterMark} bytes.
+     */
+    public void stall(int highWaterMark) {
+        channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(highWaterMark / 2, highWaterMark));
+        stall.stalled = true;
+    }
+
+    /** The server reads again: what was held reaches it and the channel turns writable. */
+    public void resume() {
+        stall.stalled = false;
+        channel.flush();
+        sessionTasks.run();
+    }
+
     /** Whether the session reads this connection (it stops while its client cannot take more). */
     public boolean readByTheSession() {
         return channel.config().isAutoRead();
@@ -221,5 +269,17 @@ public final class FakeBackend {
         collect();
         written.release();
         channel.finishAndReleaseAll();
+    }
+
+    /** Holds flushes while the server is stalled, so that written bytes stay pending in Netty. */
+    private static final class Stall extends ChannelOutboundHandlerAdapter {
+        boolean stalled;
+
+        @Override
+        public void flush(ChannelHandlerContext ctx) {
+            if (!stalled) {
+                ctx.flush();
+            }
+        }
     }
 }

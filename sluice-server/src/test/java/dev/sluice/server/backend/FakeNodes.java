@@ -63,6 +63,11 @@ public final class FakeNodes implements BackendConnector {
                 connection.onClosed(new BackendException("lost connection to backend '" + nodeName + "'",
                         new IOException("connection to backend '" + nodeName + "' closed")));
             }
+
+            @Override
+            public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+                connection.writabilityChanged();
+            }
         });
         FakeBackend backend = new FakeBackend(connection, channel, request, () -> sessionTasks.run());
         opened.add(backend);

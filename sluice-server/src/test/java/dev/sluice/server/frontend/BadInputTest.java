@@ -65,4 +65,11 @@ class BadInputTest {
         h.ok();
         assertThat(h.error()).startsWith("1047 ");
     }
+
+    @Test
+    void sluicesOwnErrorAnswersTheCommandWithTheNextSequenceId() {
+        h.send(0x63, new byte[0]);
+        h.error();
+        assertThat(h.c.lastSequenceId()).isEqualTo(1);
+    }
 }

@@ -22,6 +22,7 @@ final class ClientEnd {
     final EmbeddedChannel channel;
     private final ByteBuf answers = Unpooled.buffer();
     private final Stall stall = new Stall();
+    private int lastSequenceId = -1;
 
     ClientEnd(EmbeddedChannel channel) {
         this.channel = channel;
@@ -41,6 +42,12 @@ final class ClientEnd {
     void raw(ByteBuf bytes) {
         channel.writeInbound(bytes);
         channel.runPendingTasks();
+    }
+
+    /** A packet of a command already under way (LOCAL INFILE data), with its sequence id. */
+    void sendContinuation(int sequenceId, byte[] payload) {
+        raw(Unpooled.buffer(4 + payload.length).writeMediumLE(payload.length).writeByte(sequenceId)
+                .writeBytes(payload));
     }
 
     void query(String sql) {
@@ -132,11 +139,16 @@ final class ClientEnd {
             throw new AssertionError("the client got nothing (more)");
         }
         int length = answers.readUnsignedMediumLE();
-        answers.skipBytes(1);
+        lastSequenceId = answers.readUnsignedByte();
         byte[] payload = new byte[length];
         answers.readBytes(payload);
         answers.discardReadBytes();
         return payload;
+    }
+
+    /** The sequence id of the packet read last. */
+    int lastSequenceId() {
+        return lastSequenceId;
     }
 
     /** The client's next answer is an OK; returns its payload. */

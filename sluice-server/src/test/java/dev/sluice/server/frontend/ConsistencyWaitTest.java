@@ -96,4 +96,52 @@ class ConsistencyWaitTest {
         h.query("SELECT a FROM t");
         assertThat(h.backend("ro1").takeClientCommand()).isEqualTo("SELECT a FROM t");
     }
+
+    @Test
+    void aReplicaDyingDuringTheWaitHasTheReadRunOnThePrimaryWithoutAnError() {
+        commit("0-1-101");
+        h.query("SELECT a FROM t");
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).isEqualTo(WAIT_FOR_101);
+        ro1.die();
+        h.runTasks();
+        FakeBackend primary = h.backend("primary");
+        assertThat(primary.takeClientCommand()).as("as when the wait times out").isEqualTo("SELECT a FROM t");
+        primary.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+    }
+
+    @Test
+    void aReplicaThatNeverAnswersItsWaitIsLeftAndTheReadRunsOnThePrimary() {
+        commit("0-1-101");
+        h.query("SELECT a FROM t");
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).isEqualTo(WAIT_FOR_101);
+        h.advanceTime(java.time.Duration.ofMillis(500));
+        assertThat(h.backend("primary").hasCommand()).as("the server's own wait is given a grace").isFalse();
+        h.advanceTime(java.time.Duration.ofMillis(600));
+        assertThat(ro1.isOpen()).as("a replica that does not answer a bounded wait is hung").isFalse();
+        FakeBackend primary = h.backend("primary");
+        assertThat(primary.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        primary.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+    }
+
+    @Test
+    void aGlobalReadAsksThePrimaryForItsPositionAndWaitsForItOnAReplica() {
+        h.close();
+        h = SessionHarness.readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}\n"
+                + "consistency: global");
+        h.query("SELECT a FROM t");
+        FakeBackend position = h.backend("primary");
+        assertThat(position.login().user()).as("asked over the monitor's own connection").isEqualTo("monitor");
+        assertThat(position.take()).isEqualTo("SELECT @@gtid_binlog_pos AS pos");
+        position.rows(List.of("pos"), List.of(List.of("0-1-105")));
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).isEqualTo("SELECT MASTER_GTID_WAIT('0-1-105', 0.010) AS w");
+        ro1.rows(List.of("w"), List.of(List.of("0")));
+        assertThat(ro1.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        ro1.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+    }
 }

@@ -100,4 +100,16 @@ class PipeliningTest {
         h.ok();
         assertThat(h.rows()).containsExactly(List.of("2"));
     }
+
+    @Test
+    void aQuitWrittenBehindACommandClosesTheConnectionOnlyAfterThatCommandsAnswer() {
+        h.c.pipeline("UPDATE t SET a = 1");
+        h.c.quit();
+        assertThat(h.clientOpen()).as("the quit waits its turn").isTrue();
+        FakeBackend primary = h.backend("primary");
+        primary.takeClientCommand();
+        primary.ok();
+        h.ok();
+        assertThat(h.clientOpen()).isFalse();
+    }
 }

@@ -119,4 +119,21 @@ class PreparedStatementPathTest {
         next.prepareOk(5, 0, 1);
         assertThat(h.c.prepared()).isEqualTo(1);
     }
+
+    @Test
+    void anExecuteWhoseReplicaDiesBeforeAnsweringIsPreparedAndRunOnAnotherNode() {
+        h.c.prepare("SELECT a FROM t");
+        FakeBackend ro2 = answerPrepare("ro2", "SELECT a FROM t", 77, 1);
+        long id = h.c.prepared();
+        h.c.execute(id);
+        FakeBackend ro1 = answerPrepare("ro1", "SELECT a FROM t", 9, 1);
+        assertThat(ro1.takeClientCommand()).isEqualTo(executeOf(9));
+        ro1.die();
+        h.runTasks();
+        assertThat(ro2.takeClientCommand()).as("the node that holds it runs it with its own id")
+                .isEqualTo(executeOf(77));
+        ro2.ok();
+        h.ok();
+        assertThat(h.clientOpen()).isTrue();
+    }
 }

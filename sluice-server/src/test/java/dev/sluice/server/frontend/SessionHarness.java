@@ -12,8 +12,10 @@ import dev.sluice.server.auth.Authenticator;
 import dev.sluice.server.auth.Credential;
 import dev.sluice.server.backend.FakeBackend;
 import dev.sluice.server.backend.FakeNodes;
+import dev.sluice.server.backend.LoginRequest;
 import dev.sluice.server.backend.QueryResult;
 import dev.sluice.server.config.ConfigLoader;
+import dev.sluice.server.consistency.PrimaryPositionSource;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.metrics.SluiceMetrics;
 import dev.sluice.server.monitor.TopologyHolder;
@@ -79,8 +81,15 @@ final class SessionHarness implements AutoCloseable {
                 new QueryResult(List.of(), List.of(), 0, Optional.empty())), Map.of(), Duration.ofSeconds(1),
                 System::nanoTime);
         proxy = new ProxyRuntime(config, nodes, new Authenticator(accounts), topology, new SluiceMetrics());
+        // Global consistency asks the primary for its position over a monitor connection of its own,
+        // which is one more fake backend to the test.
+        proxy.primaryPositions(new PrimaryPositionSource(client.eventLoop(), proxy::primary, nodes, new LoginRequest(
+                "monitor", new Credential.PlainPassword("monitor".getBytes(StandardCharsets.UTF_8)), Optional.empty(),
+                clientCapabilities, UTF8MB4_GENERAL_CI, 1 << 24, Map.of()), Duration.ofSeconds(1)));
         endpoint = new EndpointRuntime(config.endpoints().get(0), healthy);
         proxy.addEndpoint(endpoint);
+        // Scheduled work (a stalled answer's cut) runs when the test moves the clock, never by itself.
+        client.freezeTime();
         c = new ClientEnd(client);
         session = open(client);
     }
@@ -161,6 +170,12 @@ final class SessionHarness implements AutoCloseable {
 
     /** Runs what the session scheduled on its event loop. */
     void runTasks() {
+        client.runPendingTasks();
+    }
+
+    /** Moves the session's clock on and runs what falls due. */
+    void advanceTime(Duration by) {
+        client.advanceTimeBy(by.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
         client.runPendingTasks();
     }
 

@@ -180,4 +180,17 @@ class SessionStateReplayTest {
     private static String hex(String s) {
         return java.util.HexFormat.of().formatHex(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
+
+    @Test
+    void aUseStatementGoesToEveryOpenBackend() {
+        FakeBackend ro1 = read("SELECT 1", "ro1");
+        write("UPDATE t SET a = 1");
+        h.query("USE shop");
+        FakeBackend primary = h.backend("primary");
+        assertThat(ro1.takeClientCommand()).isEqualTo("USE shop");
+        assertThat(primary.takeClientCommand()).isEqualTo("USE shop");
+        ro1.ok();
+        primary.ok();
+        h.ok();
+    }
 }

@@ -131,4 +131,37 @@ class TransactionPoolTest {
         }
         assertThat(sawSet).as("the client's SET follows it to whichever connection it gets").isTrue();
     }
+
+    @Test
+    void aUserVariableSetBySetKeepsTheConnectionWithItsSession() {
+        h.query("SET @v = 1");
+        FakeBackend first = h.backend("primary");
+        assertThat(first.takeClientCommand()).isEqualTo("SET @v = 1");
+        first.ok();
+        first.takeClientCommand();
+        first.rows(java.util.List.of("@`v`", "HEX(@`v`)", "CHARSET(@`v`)", "COLLATION(@`v`)"),
+                java.util.List.of(java.util.List.of("1", "31", "utf8mb4", "utf8mb4_general_ci")));
+        h.ok();
+        other.query("UPDATE t SET a = 2");
+        assertThat(first.hasCommand()).isFalse();
+        assertThat(h.nodes.of("primary")).hasSize(2);
+    }
+
+    @Test
+    void rowCountIsAnsweredFromTheClientsOwnLastOkWhileItsConnectionServesOthers() {
+        h.query("UPDATE t SET a = 1");
+        FakeBackend shared = h.backend("primary");
+        shared.takeClientCommand();
+        shared.okPacket(new dev.sluice.protocol.response.OkPacket(3, 0, ServerStatus.AUTOCOMMIT, 0, "",
+                java.util.List.of()));
+        h.ok();
+        other.query("DELETE FROM t");
+        shared.takeClientCommand();
+        shared.okPacket(new dev.sluice.protocol.response.OkPacket(8, 0, ServerStatus.AUTOCOMMIT, 0, "",
+                java.util.List.of()));
+        other.ok();
+        h.query("SELECT ROW_COUNT()");
+        assertThat(h.rows()).as("this client's 3, not the other's 8").containsExactly(java.util.List.of("3"));
+        assertThat(shared.hasCommand()).isFalse();
+    }
 }
