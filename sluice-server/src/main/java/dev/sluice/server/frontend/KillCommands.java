@@ -65,11 +65,11 @@ final class KillCommands {
         ProxyRuntime proxy = session.proxy();
         Optional<ProxyRuntime.KillTarget> target = proxy.session(id);
         if (target.isEmpty()) {
-            session.replyError(ER_NO_SUCH_THREAD, "HY000", "Unknown thread id: " + id);
+            session.replies().error(ER_NO_SUCH_THREAD, "HY000", "Unknown thread id: " + id);
             return;
         }
         if (!target.get().user().equals(session.identity().user())) {
-            session.replyError(ER_KILL_DENIED_ERROR, "HY000", "You are not owner of thread " + id);
+            session.replies().error(ER_KILL_DENIED_ERROR, "HY000", "You are not owner of thread " + id);
             return;
         }
         if (!queryOnly) {

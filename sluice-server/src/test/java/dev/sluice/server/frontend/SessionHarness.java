@@ -42,6 +42,11 @@ final class SessionHarness implements AutoCloseable {
             | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_TRANSACTIONS | Capabilities.CLIENT_LONG_PASSWORD
             | Capabilities.CLIENT_MULTI_RESULTS | Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_SESSION_TRACK;
     private static final int UTF8MB4_GENERAL_CI = 45;
+    /** An account whose password is in the configuration, for COM_CHANGE_USER. */
+    static final String OTHER_USER = "other";
+    static final String OTHER_PASSWORD = "secret";
+    /** The scramble the session's handshake sent the client. */
+    static final byte[] SCRAMBLE = new byte[20];
     static final String APPLIED_GTIDS = "0-1-100";
     private static final GtidPosition APPLIED = MariaDbGtidList.parse(APPLIED_GTIDS).orElseThrow();
 
@@ -78,7 +83,8 @@ final class SessionHarness implements AutoCloseable {
         topology = new TopologyHolder(healthy);
         nodes.sessionTasks(client::runPendingTasks);
         AccountStore accounts = new AccountStore(() -> CompletableFuture.completedFuture(
-                new QueryResult(List.of(), List.of(), 0, Optional.empty())), Map.of(), Duration.ofSeconds(1),
+                new QueryResult(List.of(), List.of(), 0, Optional.empty())),
+                Map.of(OTHER_USER, OTHER_PASSWORD.getBytes(StandardCharsets.UTF_8)), Duration.ofSeconds(1),
                 System::nanoTime);
         proxy = new ProxyRuntime(config, nodes, new Authenticator(accounts), topology, new SluiceMetrics());
         // Global consistency asks the primary for its position over a monitor connection of its own,
@@ -98,7 +104,7 @@ final class SessionHarness implements AutoCloseable {
         ClientIdentity identity = new ClientIdentity("app", new Credential.PlainPassword(
                 "app".getBytes(StandardCharsets.UTF_8)), "127.0.0.1", clientCapabilities, UTF8MB4_GENERAL_CI,
                 1 << 24, Map.of());
-        ClientSession s = new ClientSession(channel, proxy, endpoint, nextConnectionId++, new byte[20], identity,
+        ClientSession s = new ClientSession(channel, proxy, endpoint, nextConnectionId++, SCRAMBLE.clone(), identity,
                 Optional.of("test"));
         channel.pipeline().addLast(new ClientSessionHandler(s));
         s.started();
@@ -136,6 +142,11 @@ final class SessionHarness implements AutoCloseable {
 
     void send(int command, byte[] argument) {
         c.send(command, argument);
+    }
+
+    /** The client sends a packet that continues an exchange (sequence {@code sequenceId}), not a command. */
+    void sendFollowUp(int sequenceId, byte[] payload) {
+        c.sendContinuation(sequenceId, payload);
     }
 
     void query(String sql) {
