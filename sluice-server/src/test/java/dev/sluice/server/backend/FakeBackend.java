@@ -31,7 +31,7 @@ import java.util.List;
 public final class FakeBackend {
     /** Statements Sluice sends on its own to set a connection up. */
     private static final List<String> SETUP = List.of("SET SESSION session_track_system_variables",
-            "SET session_track_system_variables", "SET SESSION session_track_gtids", "SET autocommit=1");
+            "SET SESSION session_track_gtids", "SET autocommit=1");
 
     private final BackendConnection connection;
     private final EmbeddedChannel channel;

@@ -146,6 +146,22 @@ final class ClientEnd {
         return payload;
     }
 
+    /** Every whole packet the client has and has not read yet, in order. */
+    List<Packet> packets() {
+        List<Packet> out = new ArrayList<>();
+        while (hasAnswer()) {
+            byte[] payload = packet();
+            out.add(new Packet(lastSequenceId, payload));
+        }
+        return out;
+    }
+
+    record Packet(int sequenceId, byte[] payload) {
+        int first() {
+            return payload[0] & 0xFF;
+        }
+    }
+
     /** The sequence id of the packet read last. */
     int lastSequenceId() {
         return lastSequenceId;
