@@ -66,40 +66,6 @@ class SessionStateReplayTest {
     }
 
     @Test
-    void aSetGoesToEveryOpenBackendAndTheClientGetsThePrimarysAnswer() {
-        FakeBackend ro1 = read("SELECT 1", "ro1");
-        write("UPDATE t SET a = 1");
-        h.query("SET sql_mode = 'ANSI'");
-        FakeBackend primary = h.backend("primary");
-        assertThat(ro1.takeClientCommand()).isEqualTo("SET sql_mode = 'ANSI'");
-        assertThat(primary.takeClientCommand()).isEqualTo("SET sql_mode = 'ANSI'");
-        ro1.ok();
-        assertThat(h.hasAnswer()).as("the replica's answer is not the client's").isFalse();
-        primary.ok();
-        h.ok();
-    }
-
-    @Test
-    void comInitDbGoesToEveryOpenBackendAndIsReplayedLater() {
-        FakeBackend ro1 = read("SELECT 1", "ro1");
-        write("UPDATE t SET a = 1");
-        h.c.initDb("shop");
-        FakeBackend primary = h.backend("primary");
-        assertThat(primary.takeClientCommand()).isEqualTo("COM_INIT_DB " + hex("shop"));
-        assertThat(ro1.takeClientCommand()).isEqualTo("COM_INIT_DB " + hex("shop"));
-        ro1.ok();
-        primary.ok();
-        h.ok();
-        h.query("SELECT 2");
-        FakeBackend ro2 = h.backend("ro2");
-        assertThat(ro2.takeClientCommand()).as("the schema is replayed as a USE").contains("shop");
-        ro2.ok();
-        assertThat(ro2.takeClientCommand()).isEqualTo("SELECT 2");
-        ro2.rows(List.of("1"), List.of(List.of("1")));
-        h.rows();
-    }
-
-    @Test
     void aUseStatementIsReplayedOnABackendOpenedLater() {
         write("USE shop");
         h.query("SELECT 1");
@@ -175,22 +141,5 @@ class SessionStateReplayTest {
         h.query("SELECT 1");
         FakeBackend ro1 = h.backend("ro1");
         assertThat(ro1.takeClientCommand()).isEqualTo("SELECT 1");
-    }
-
-    private static String hex(String s) {
-        return java.util.HexFormat.of().formatHex(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    }
-
-    @Test
-    void aUseStatementGoesToEveryOpenBackend() {
-        FakeBackend ro1 = read("SELECT 1", "ro1");
-        write("UPDATE t SET a = 1");
-        h.query("USE shop");
-        FakeBackend primary = h.backend("primary");
-        assertThat(ro1.takeClientCommand()).isEqualTo("USE shop");
-        assertThat(primary.takeClientCommand()).isEqualTo("USE shop");
-        ro1.ok();
-        primary.ok();
-        h.ok();
     }
 }
