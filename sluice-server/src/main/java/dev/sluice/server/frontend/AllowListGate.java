@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Refuses a client whose address is not in the endpoint's allow-list, right after connect and
  * before any greeting, with the error a server gives a host it does not know. Reads the list at
- * each connection, so a change applies from the next connection (SPEC §8).
+ * each connection, so a change applies from the next connection (BEHAVIOUR §8).
  */
 final class AllowListGate extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(AllowListGate.class);

@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a session does when one of its backends fails (SPEC §4): a read that had not started to
+ * What a session does when one of its backends fails (BEHAVIOUR §4): a read that had not started to
  * answer is routed again and the client sees no error; a failure mid-answer or inside a
  * transaction on the primary ends the client connection, as going direct would; otherwise the
  * client gets an error that says the statement may or may not have run, and the session goes on.
@@ -80,7 +80,7 @@ final class BackendFailures {
     }
 
     /**
-     * A backend failed one of the session's session commands: it leaves the session (SPEC §3), and
+     * A backend failed one of the session's session commands: it leaves the session (BEHAVIOUR §3), and
      * the session's later reads go to the nodes whose state still matches.
      */
     void failedSessionCommand(BackendConnection backend) {

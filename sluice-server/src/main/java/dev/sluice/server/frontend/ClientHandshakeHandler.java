@@ -322,7 +322,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
      * Opens the session's first backend connection and completes the login. When that node cannot
      * be reached (the primary just died and the monitor has not seen it yet), a read-write session
      * is not refused: the node is reported to the monitor, which takes it out at once, and the
-     * session starts on the node chosen next — a readable replica — so reads keep working (SPEC §4).
+     * session starts on the node chosen next — a readable replica — so reads keep working (BEHAVIOUR §4).
      *
      * <p>Before that, a connection the kernel failed at once (refused or reset while connecting,
      * which epoll reports as NotYetConnectedException) is tried once more on the same node: under

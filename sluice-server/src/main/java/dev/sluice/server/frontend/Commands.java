@@ -90,9 +90,8 @@ final class Commands {
 
     /**
      * The fixed part (command byte included) of the commands whose fields Sluice reads at fixed
-     * offsets. A shorter packet — garbage, or a client bug — must not be read past its end (found by
-     * the network fuzz test: an IndexOutOfBoundsException there left the frame unreleased and the
-     * session waiting forever).
+     * offsets. A shorter packet (garbage, or a client bug) must not be read past its end: the
+     * exception would leave the frame unreleased and the session waiting for ever.
      */
     private static int fixedPart(int command) {
         return switch (command) {
@@ -143,7 +142,7 @@ final class Commands {
     }
 
     /**
-     * Transaction pool (SPEC §7): the backend connection that ran the client's previous statement
+     * Transaction pool (BEHAVIOUR §7): the backend connection that ran the client's previous statement
      * may be serving another client now. {@code SELECT ROW_COUNT()} is answered from the client's
      * own last OK, a plain {@code SELECT FOUND_ROWS()} after a plain result set from its row count
      * (returns false: the command is done); a statement with SQL_CALC_FOUND_ROWS keeps

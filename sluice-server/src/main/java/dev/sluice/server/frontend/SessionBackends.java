@@ -30,7 +30,7 @@ import java.util.function.Consumer;
 
 /**
  * The backend connections of one client session, by node, opened when first needed — directly,
- * or from the endpoint's pool (SPEC §7). Before a connection serves the session it is given the
+ * or from the endpoint's pool (BEHAVIOUR §7). Before a connection serves the session it is given the
  * session's state: a new one replays the session's SET history; a pooled one that carried
  * another session's state is reset (COM_RESET_CONNECTION) first. A connection's state tag says
  * which state it carries, so a connection that already has it is used as it is.
