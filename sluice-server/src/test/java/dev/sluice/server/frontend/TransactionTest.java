@@ -105,6 +105,7 @@ class TransactionTest {
         h.close();
         h = SessionHarness.readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}\n"
                 + "transaction-splitting: true");
+        // Splitting applies to READ COMMITTED sessions only: a snapshot read elsewhere would differ.
         h.query("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
         FakeBackend primary = h.backend("primary");
         primary.takeClientCommand();
@@ -115,7 +116,8 @@ class TransactionTest {
         assertThat(primary.hasCommand()).as("the BEGIN is held until the first write").isFalse();
         h.query("SELECT a FROM t");
         FakeBackend ro1 = h.backend("ro1");
-        ro1.takeClientCommand();
+        assertThat(ro1.takeClientCommand()).as("the replica reads at the session's isolation level")
+                .isEqualTo("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
         ro1.ok();
         assertThat(ro1.takeClientCommand()).isEqualTo("SELECT a FROM t");
         ro1.rows(List.of("a"), List.of(List.of("1")));
