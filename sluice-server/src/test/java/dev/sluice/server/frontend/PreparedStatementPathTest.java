@@ -136,4 +136,16 @@ class PreparedStatementPathTest {
         h.ok();
         assertThat(h.clientOpen()).isTrue();
     }
+
+    @Test
+    void resetReachesTheConnectionThatHoldsTheStatementAndItsAnswerIsTheClients() {
+        h.c.prepare("UPDATE t SET a = 1");
+        FakeBackend primary = answerPrepare("primary", "UPDATE t SET a = 1", 8, 0);
+        long id = h.c.prepared();
+        h.send(dev.sluice.protocol.Command.COM_STMT_RESET, ClientEnd.statementArgument(id));
+        assertThat(primary.takeClientCommand()).isEqualTo("COM_STMT_RESET 08000000");
+        assertThat(h.hasAnswer()).isFalse();
+        primary.ok();
+        h.ok();
+    }
 }
