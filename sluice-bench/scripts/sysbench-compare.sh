@@ -93,9 +93,9 @@ Usage: sluice-bench/scripts/sysbench-compare.sh [OPTIONS]
                                    valid for any read-write endpoint)
                       single-node  nodes [primary] (only if the configuration accepts a
                                    read-write endpoint without a replica)
-  --proxy-base-port P first of the 5 ports the proxies listen on (default $DEFAULT_PROXY_BASE_PORT):
+  --proxy-base-port P first of the 5 ports (8 with a baseline) the proxies listen on (default $DEFAULT_PROXY_BASE_PORT):
                       P HAProxy -> primary, P+1 HAProxy -> ro1, P+2 Sluice read-write endpoint,
-                      P+3 Sluice endpoint reading from the primary, P+4 Sluice admin API
+                      P+3 Sluice endpoint reading from the primary, P+4 Sluice admin API; the baseline P+5..P+7
   --backend-tls T     Sluice's node links: off (default, like the TCP hop) | preferred | required
   --consistency L     consistency of every Sluice endpoint: eventual | session | global
                       (default: none set, i.e. the endpoint's default)
