@@ -407,7 +407,7 @@ await_sluice() {
 }
 
 start_sluice() {
-  build_if_needed
+  build_if_needed >&2 # Maven's output (even -q prints colour resets) stays off stdout, which has the results
   require_free_port "$SLUICE_RW_PORT"
   require_free_port "$SLUICE_PRIMARY_PORT"
   require_free_port "$SLUICE_ADMIN_PORT"
