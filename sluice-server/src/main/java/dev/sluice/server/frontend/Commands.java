@@ -22,8 +22,6 @@ import io.netty.buffer.ByteBuf;
  * and what its response looks like.
  */
 final class Commands {
-    /** COM_STMT_BULK_EXECUTE (MariaDB): like EXECUTE, for arrays of parameters. */
-    static final int COM_STMT_BULK_EXECUTE = 0xFA;
 
     private final ClientSession session;
     private final PreparedCommands prepared;
@@ -80,8 +78,7 @@ final class Commands {
                 || command == COM_QUIT;
     }
 
-    /** ER_MALFORMED_PACKET, as the server answers a binary-protocol command too short for its fixed part. */
-    static final int ER_MALFORMED_PACKET = 1835;
+    /** ErrorCodes.ER_MALFORMED_PACKET, as the server answers a binary-protocol command too short for its fixed part. */
 
     /**
      * The fixed part (command byte included) of the commands whose fields Sluice reads at fixed
@@ -110,7 +107,7 @@ final class Commands {
         }
         frame.release();
         if (command != COM_STMT_CLOSE && command != COM_STMT_SEND_LONG_DATA) {
-            session.replies().error(ER_MALFORMED_PACKET, "HY000", "Malformed communication packet");
+            session.replies().error(ErrorCodes.ER_MALFORMED_PACKET, "HY000", "Malformed communication packet");
         }
         return true;
     }
