@@ -216,12 +216,13 @@ final class Commands {
      */
     private void everywhere(ByteBuf frame, ResponseKind kind, CommandListener listener) {
         NodeRef answering = primary();
+        SessionCommandAgreement agreement = new SessionCommandAgreement(session);
         for (BackendConnection other : session.backends().all()) {
             if (other.nodeId() != answering.id()) {
-                other.send(frame.retainedDuplicate(), kind, new SessionCommandSink(session));
+                other.send(frame.retainedDuplicate(), kind, agreement.other());
             }
         }
-        session.forward(answering, frame, kind, listener);
+        session.forward(answering, frame, kind, agreement.answering(listener));
     }
 
     private void initDb(ByteBuf frame) {
@@ -286,13 +287,24 @@ final class Commands {
 
     /** Response of a session command on a non-primary backend: on error the backend leaves the session. */
     static final class SessionCommandSink extends DiscardingSink {
+        /** The client's command this answers, judged against the answering backend's; null for Sluice's own. */
+        private final SessionCommandAgreement agreement;
+
+        /** The answer to a session command of Sluice's own: a backend that refuses it leaves. */
         SessionCommandSink(ClientSession session) {
+            this(session, null);
+        }
+
+        SessionCommandSink(ClientSession session, SessionCommandAgreement agreement) {
             super(session);
+            this.agreement = agreement;
         }
 
         @Override
         public void onComplete(BackendConnection backend, ResponseTracker tracker) {
-            if (tracker.endedWithError()) {
+            if (agreement != null) {
+                agreement.otherAnswered(backend, tracker.endedWithError());
+            } else if (tracker.endedWithError()) {
                 session().dropNode(backend);
             }
             // The backend may belong to a node being drained or removed that was too busy to leave before.
