@@ -1,7 +1,8 @@
 package dev.sluice.protocol.response;
 
 /**
- * Server error numbers the proxy sends itself, with the SQLSTATE servers pair them with.
+ * Server error numbers the proxy sends itself, with the SQLSTATE servers pair them with. Every
+ * module takes them from here: each number is written once.
  *
  * @see <a href="https://mariadb.com/kb/en/mariadb-error-codes/">MariaDB: error codes</a>
  */
@@ -16,15 +17,15 @@ public final class ErrorCodes {
     public static final int ER_UNKNOWN_COM_ERROR = 1047;
     /** 42000: unknown database. */
     public static final int ER_BAD_DB_ERROR = 1049;
-    /** HY000: KILL of an id that names no connection. */
+    /** HY000: the thread id a KILL names does not exist. */
     public static final int ER_NO_SUCH_THREAD = 1094;
-    /** HY000: KILL of another account's connection without the privilege. */
+    /** HY000: a KILL of another account's thread without the privilege to. */
     public static final int ER_KILL_DENIED_ERROR = 1095;
-    /** HY000. */
+    /** HY000: no more specific code fits. */
     public static final int ER_UNKNOWN_ERROR = 1105;
-    /** HY000: too many failed logins from one client address. */
+    /** HY000: too many failed logins from a host (and account). */
     public static final int ER_HOST_IS_BLOCKED = 1129;
-    /** HY000: the client address is not allowed to connect. */
+    /** HY000: the host may not connect at all. */
     public static final int ER_HOST_NOT_PRIVILEGED = 1130;
     /** 08S01: packet bigger than max_allowed_packet. */
     public static final int ER_NET_PACKET_TOO_LARGE = 1153;
@@ -32,7 +33,7 @@ public final class ErrorCodes {
     public static final int ER_NET_PACKETS_OUT_OF_ORDER = 1156;
     /** 08S01: read timeout. */
     public static final int ER_NET_READ_INTERRUPTED = 1159;
-    /** HY000: a prepared statement id that names no statement. */
+    /** HY000: a prepared statement id the server does not know. */
     public static final int ER_UNKNOWN_STMT_HANDLER = 1243;
     /** 08004: the client cannot do the server's auth plugin. */
     public static final int ER_NOT_SUPPORTED_AUTH_MODE = 1251;
@@ -44,12 +45,9 @@ public final class ErrorCodes {
     public static final int ER_STMT_HAS_NO_OPEN_CURSOR = 1421;
     /** 42000: max_prepared_stmt_count reached. */
     public static final int ER_MAX_PREPARED_STMT_COUNT_REACHED = 1461;
-    /** HY000: a command packet too short or inconsistent to read. */
+    /** HY000: a binary-protocol command too short for its fixed part. */
     public static final int ER_MALFORMED_PACKET = 1835;
-    /**
-     * HY000: the client library's "lost connection to server during query"; sent by the proxy when
-     * the backend running a command is lost under it, so clients react as to a lost server.
-     */
+    /** The client library's "Lost connection to server during query", sent by Sluice for a lost backend. */
     public static final int CR_SERVER_LOST = 2013;
 
     public static final String SQLSTATE_GENERAL = "HY000";

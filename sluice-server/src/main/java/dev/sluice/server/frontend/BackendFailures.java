@@ -20,7 +20,6 @@ import org.slf4j.LoggerFactory;
  */
 final class BackendFailures {
     private static final Logger LOG = LoggerFactory.getLogger(BackendFailures.class);
-    private static final int ER_LOST_BACKEND = 2013;
 
     private final ClientSession session;
     private final ReadRetries retries;
@@ -55,7 +54,7 @@ final class BackendFailures {
         }
         session.commandDone();
         done.onFailure(backend, cause);
-        session.commandFailed(ER_LOST_BACKEND, ErrorCodes.SQLSTATE_GENERAL, "Lost connection to backend '"
+        session.commandFailed(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_GENERAL, "Lost connection to backend '"
                 + backend.nodeName() + "' during query; the statement may or may not have run. Retry it");
     }
 

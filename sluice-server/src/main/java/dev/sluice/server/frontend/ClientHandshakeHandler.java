@@ -103,7 +103,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
         String host = clientHost(ctx);
         Optional<String> blocked = FailedLogins.addressRefusal(proxy.clientSecurity().logins(), host);
         if (blocked.isPresent()) {
-            refuse(ctx, 0, FailedLogins.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL, blocked.get());
+            refuse(ctx, 0, ErrorCodes.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL, blocked.get());
             return;
         }
         if (!endpoint.trySessionStarted()) {
@@ -196,7 +196,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
             Optional<String> accountBlocked = FailedLogins.accountRefusal(proxy.clientSecurity().logins(),
                     clientHost(ctx), login.username());
             if (accountBlocked.isPresent()) {
-                refuse(ctx, nextSequence, FailedLogins.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL,
+                refuse(ctx, nextSequence, ErrorCodes.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL,
                         accountBlocked.get());
                 return;
             }

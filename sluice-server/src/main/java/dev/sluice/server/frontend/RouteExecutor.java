@@ -196,9 +196,10 @@ final class RouteExecutor {
         int answeringId = answering.get().id();
         boolean autocommitOff = statement.autocommitChange() == AutocommitChange.OFF;
         boolean retrack = SessionTracking.mayChangeTracking(frame);
+        SessionCommandAgreement agreement = new SessionCommandAgreement(session);
         for (BackendConnection other : session.backends().all()) {
             if (other.nodeId() != answeringId) {
-                other.send(frame.retainedDuplicate(), kind, new Commands.SessionCommandSink(session));
+                other.send(frame.retainedDuplicate(), kind, agreement.other());
                 if (autocommitOff && isReplica(other.nodeId())) {
                     Commands.keepAutocommit(session, other);
                 }
@@ -210,8 +211,9 @@ final class RouteExecutor {
         session.routing().onStatementSent(statement, decision);
         routed(answering.get().name(), "all", decision);
         boolean traceless = leavesNoTrace(c);
-        session.forward(answering.get(), frame, kind, listener.with(
-                session.setShortcut().learning(statement, retrack ? retrackAfterAnswer : CommandListener.NONE), traceless));
+        session.forward(answering.get(), frame, kind, listener.with(agreement.answering(
+                session.setShortcut().learning(statement, retrack ? retrackAfterAnswer : CommandListener.NONE)),
+                traceless));
     }
 
     /**
