@@ -3,8 +3,8 @@ package dev.sluice.routing.balance;
 import java.util.Arrays;
 
 /**
- * BEHAVIOUR §2 {@code weighted}: smooth weighted round-robin, in the order BEHAVIOUR §2 gives. Each pick
- * takes the candidate with the highest {@code current} (ties: configuration order), subtracts the
+ * BEHAVIOUR §2 {@code weighted}: smooth weighted round-robin, in the order that section gives. Each
+ * pick takes the candidate with the highest {@code current} (ties: configuration order), subtracts the
  * candidates' total weight from it, then adds every candidate's own weight to its {@code current}.
  * With weights 100/200/200 from zero this yields primary, ro1, ro2, ro1, ro2, primary, ...
  *
