@@ -68,11 +68,15 @@ final class OwnConnectionId {
     /** ASCII letters differ from their capitals by this bit. */
     private static final int CASE_BIT = 0x20;
 
+    private static int lower(int b) {
+        return b >= 'A' && b <= 'Z' ? b | CASE_BIT : b;
+    }
+
     /** Where the function's name (any case) first appears in {@code frame[from, to)}, or -1. */
     static int indexOfName(ByteBuf frame, int from, int to) {
         for (int i = from; i + NAME.length <= to; i++) {
             int j = 0;
-            while (j < NAME.length && (frame.getByte(i + j) | CASE_BIT) == NAME[j]) {
+            while (j < NAME.length && lower(frame.getByte(i + j)) == NAME[j]) {
                 j++;
             }
             if (j == NAME.length) {
