@@ -107,7 +107,9 @@ class OneConnectionIdTest {
     private static List<String> columnDefinitions(RawMysqlClient c) throws Exception {
         List<String> out = new ArrayList<>();
         for (String sql : List.of("SELECT CONNECTION_ID()", "SELECT connection_id( /* c */ ) + 0, 1",
-                "SELECT CONNECTION_ID() AS id")) {
+                "SELECT CONNECTION_ID() AS id", "SELECT /* a */ CONNECTION_ID() -- x\n + 1 /* z */",
+                "SELECT CONNECTION_ID() /*M!100000 +2*/, DISTINCT_ROW_NOT_A_WORD.x FROM (SELECT 1 AS x) "
+                        + "DISTINCT_ROW_NOT_A_WORD")) {
             c.sendQuery(sql);
             int columns = c.readPacket().payload()[0];
             for (int i = 0; i < columns; i++) {

@@ -9,8 +9,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * CONNECTION_ID() becomes the client's id, and a select item keeps the column name the server
- * would give it (MariaDB names an unaliased item by its text without comments, at most 255
- * characters).
+ * would give it (MariaDB names an unaliased item by its text from its first token to its last,
+ * comments inside kept, executable-comment markers left out, at most 255 characters).
  */
 class ConnectionIdTextTest {
     private static final long ID = 42;
@@ -26,7 +26,8 @@ class ConnectionIdTextTest {
         "SELECT CONNECTION_ID() `i``d`|SELECT " + LITERAL + " `i``d`",
         "SELECT 1, CONNECTION_ID() + 1, 2|SELECT 1, " + LITERAL + " + 1 AS `CONNECTION_ID() + 1`, 2",
         "SELECT DISTINCT CONNECTION_ID() FROM t|SELECT DISTINCT " + LITERAL + " AS `CONNECTION_ID()` FROM t",
-        "SELECT CONNECTION_ID( /*c*/ ) # end|SELECT " + LITERAL + " AS `CONNECTION_ID(  )` # end",
+        "SELECT CONNECTION_ID( /*c*/ ) # end|SELECT " + LITERAL + " AS `CONNECTION_ID( /*c*/ )` # end",
+        "SELECT /* a */ CONNECTION_ID() /* b */, 1|SELECT /* a */ " + LITERAL + " AS `CONNECTION_ID()` /* b */, 1",
         "SELECT CONNECTION_ID() IS NOT NULL|SELECT " + LITERAL + " IS NOT NULL AS `CONNECTION_ID() IS NOT NULL`",
         "SELECT a FROM t WHERE id = CONNECTION_ID()|SELECT a FROM t WHERE id = " + LITERAL,
         "SELECT * FROM (SELECT CONNECTION_ID()) d|SELECT * FROM (SELECT " + LITERAL + " AS `CONNECTION_ID()`) d",
@@ -75,7 +76,15 @@ class ConnectionIdTextTest {
     }
 
     @Test
+    void aLineCommentInsideTheItemIsPartOfTheName() {
+        assertThat(ConnectionIdText.rewrite("SELECT CONNECTION_ID() -- x\n + 1", ID))
+                .isEqualTo("SELECT " + LITERAL + " -- x\n + 1 AS `CONNECTION_ID() -- x\n + 1`");
+    }
+
+    @Test
     void anExecutableCommentKeepsItsBodyInTheName() {
+        assertThat(ConnectionIdText.rewrite("SELECT CONNECTION_ID() /*M!100000 +2*/ /* z */", ID))
+                .isEqualTo("SELECT " + LITERAL + " /*M!100000 +2 AS `CONNECTION_ID()  +2`*/ /* z */");
         assertThat(ConnectionIdText.rewrite("SELECT CONNECTION_ID() /*!+1*/", ID))
                 .isEqualTo("SELECT " + LITERAL + " /*!+1 AS `CONNECTION_ID() +1`*/");
     }
