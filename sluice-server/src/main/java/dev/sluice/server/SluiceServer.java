@@ -10,6 +10,7 @@ import dev.sluice.server.auth.ClientSecurity;
 import dev.sluice.server.auth.LoginThrottle;
 import dev.sluice.server.auth.Credential;
 import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.backend.TcpBackendConnector;
 import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.backend.InternalQuery;
 import dev.sluice.server.backend.LoginRequest;
@@ -91,7 +92,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         BackendTlsContexts backendTls = new BackendTlsContexts(() -> holder[0] == null ? config : holder[0].config(),
                 configDirectory);
         config.nodes().forEach(n -> backendTls.apply(n.name()));
-        BackendConnector connector = new BackendConnector(transport, config.limits().backendConnectTimeout(),
+        BackendConnector connector = new TcpBackendConnector(transport, config.limits().backendConnectTimeout(),
                 config.limits().backendConnectTimeout(), backendTls);
         Map<String, byte[]> passwords = new HashMap<>();
         for (UserConfig u : config.users()) {

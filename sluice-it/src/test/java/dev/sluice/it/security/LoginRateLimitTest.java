@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.server.config.LoginFailureLimit;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -14,16 +15,23 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code limits.login-failures}: after too many wrong passwords from one address, that address is
- * refused at once (ERR 1129, "Host … is blocked") until the block ends — even with the right
- * password — while other addresses log in as fast as ever. (Loopback has many addresses: the
- * "attackers" connect from 127.0.0.2 and 127.0.0.3, everyone else from 127.0.0.1.)
+ * {@code limits.login-failures}, counted per address and account: after too many wrong passwords
+ * for one account from one address, that account is refused from there at once (ERR 1129, "Host …
+ * is blocked") until the block ends — even with the right password — while the other accounts of
+ * that address, and other addresses, log in as fast as ever. Failures over many accounts block the
+ * whole address, before the greeting. (Loopback has many addresses: the "attackers" connect from
+ * 127.0.0.2 to 127.0.0.4, everyone else from 127.0.0.1.)
  */
 class LoginRateLimitTest {
     private static final int MAX = 5;
@@ -55,13 +63,21 @@ class LoginRateLimitTest {
     }
 
     private static Connection connect(String from, String password) throws SQLException {
+        return connect(from, SandboxCluster.APP_USER, password);
+    }
+
+    private static Connection connect(String from, String user, String password) throws SQLException {
         return DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + sluice.port("rw") + "/test?user="
-                + SandboxCluster.APP_USER + "&password=" + password + "&localSocketAddress=" + from
+                + user + "&password=" + password + "&localSocketAddress=" + from
                 + "&connectTimeout=30000&socketTimeout=60000");
     }
 
     private static SQLException refusal(String from, String password) {
-        return catchThrowableOfType(SQLException.class, () -> connect(from, password).close());
+        return refusal(from, SandboxCluster.APP_USER, password);
+    }
+
+    private static SQLException refusal(String from, String user, String password) {
+        return catchThrowableOfType(SQLException.class, () -> connect(from, user, password).close());
     }
 
     private static void assertPromptLogin(String from) throws SQLException {
@@ -95,14 +111,49 @@ class LoginRateLimitTest {
     }
 
     @Test
+    void wrongPasswordsForOneAccountSpareTheOtherAccountsOfTheSameAddress() throws Exception {
+        String host = "127.0.0.4";
+        String stale = "it_stale_cron_job";
+        for (int i = 0; i < MAX; i++) {
+            assertThat(refusal(host, stale, "stale-" + i).getErrorCode()).as("failure %d", i + 1).isEqualTo(1045);
+        }
+        SQLException blocked = refusal(host, stale, "stale-again");
+        assertThat(blocked.getErrorCode()).isEqualTo(1129);
+        assertThat(blocked.getMessage()).contains("Host '" + host + "' is blocked for user '" + stale + "'");
+        // The application's own account, from the same address: as before, right or wrong.
+        assertPromptLogin(host);
+        assertThat(refusal(host, "a-wrong-one").getErrorCode()).isEqualTo(1045);
+        assertPromptLogin(host);
+    }
+
+    @Test
     void aBlockedAddressIsRefusedAtOnceOnTheWireWhileOthersLogIn() throws Exception {
         String attacker = "127.0.0.3";
-        for (int i = 0; i < MAX; i++) {
-            assertThat(refusal(attacker, "guess-" + i).getErrorCode()).isEqualTo(1045);
+        // Guessing over many account names, concurrently as a sprayer would: the address as a whole
+        // is blocked once it has failed as many accounts' worth as the limit allows.
+        int accounts = LoginFailureLimit.ACCOUNTS_PER_ADDRESS;
+        ExecutorService sprayers = Executors.newFixedThreadPool(accounts);
+        try {
+            List<Future<List<Integer>>> codes = new ArrayList<>();
+            for (int a = 0; a < accounts; a++) {
+                String user = "it_sprayed_" + a;
+                codes.add(sprayers.submit(() -> {
+                    List<Integer> mine = new ArrayList<>();
+                    for (int i = 0; i < MAX; i++) {
+                        mine.add(refusal(attacker, user, "guess-" + i).getErrorCode());
+                    }
+                    return mine;
+                }));
+            }
+            for (Future<List<Integer>> f : codes) {
+                assertThat(f.get()).containsOnly(1045);
+            }
+        } finally {
+            sprayers.shutdownNow();
         }
         long start = System.nanoTime();
         for (int i = 0; i < BLOCKED_ATTEMPTS; i++) {
-            assertThat(firstPacketFrom(attacker)).startsWith("ERR 1129 seq 0: Host '127.0.0.3' is blocked");
+            assertThat(firstPacketFrom(attacker)).startsWith("ERR 1129 seq 0: Host '127.0.0.3' is blocked because");
             if (i % 50 == 0) {
                 assertPromptLogin("127.0.0.1");
             }

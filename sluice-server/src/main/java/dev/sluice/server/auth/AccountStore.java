@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -18,10 +19,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The accounts clients may log in as, loaded from the primary's account table (what MaxScale
- * does): Sluice verifies a client's password answer itself and never stores a password. Reloads
- * when a login names an unknown user or fails its check — an account created or changed a moment
- * ago must work — but at most once per {@code minReloadInterval}, so a stream of bad logins cannot
- * turn into a stream of queries on the primary.
+ * does): Sluice verifies a client's password answer itself and never stores a password. A login
+ * that names an unknown user or fails its check is checked again after a fresh read
+ * ({@link #refreshed()}): an account created or changed a moment ago must work, and a dropped or
+ * changed one must stop working. Reads are shared and start at most once per
+ * {@code minReloadInterval} ({@link AccountReloads}), so a stream of bad logins cannot turn into a
+ * stream of queries on the primary.
  */
 public final class AccountStore {
     private static final Logger LOG = LoggerFactory.getLogger(AccountStore.class);
@@ -32,12 +35,11 @@ public final class AccountStore {
 
     private final Supplier<CompletableFuture<QueryResult>> loader;
     private final Map<String, byte[]> configuredPasswords;
-    private final Duration minReloadInterval;
-    private final LongSupplier nanoClock;
+    private final AccountReloads reloads;
     private volatile Map<String, List<Account>> accounts = Map.of();
-    private long lastLoadStartNanos;
-    private boolean everLoaded;
-    private CompletableFuture<Void> loading;
+    /** Account changes Sluice saw run, counted; a read installs the count it started at. */
+    private final AtomicLong changes = new AtomicLong();
+    private volatile long changesRead;
 
     /**
      * @param loader runs {@link #ACCOUNTS_QUERY} on the primary
@@ -45,10 +47,14 @@ public final class AccountStore {
      */
     public AccountStore(Supplier<CompletableFuture<QueryResult>> loader, Map<String, byte[]> configuredPasswords,
             Duration minReloadInterval, LongSupplier nanoClock) {
+        this(loader, configuredPasswords, minReloadInterval, nanoClock, AccountReloads.COMMON_POOL);
+    }
+
+    AccountStore(Supplier<CompletableFuture<QueryResult>> loader, Map<String, byte[]> configuredPasswords,
+            Duration minReloadInterval, LongSupplier nanoClock, AccountReloads.Timer timer) {
         this.loader = loader;
         this.configuredPasswords = Map.copyOf(configuredPasswords);
-        this.minReloadInterval = minReloadInterval;
-        this.nanoClock = nanoClock;
+        this.reloads = new AccountReloads(this::read, minReloadInterval, nanoClock, timer);
     }
 
     public Optional<byte[]> configuredPassword(String user) {
@@ -67,34 +73,48 @@ public final class AccountStore {
     }
 
     /** Loads now (at start). */
-    public synchronized CompletableFuture<Void> load() {
-        if (loading != null && !loading.isDone()) {
-            return loading;
-        }
-        lastLoadStartNanos = nanoClock.getAsLong();
-        everLoaded = true;
-        loading = loader.get().thenAccept(this::install).exceptionally(e -> {
+    public CompletableFuture<Void> load() {
+        return reloads.initial();
+    }
+
+    /**
+     * Completes once the accounts have been read again, by a read that started after this call
+     * (shared with every other caller; at most one per minimum interval).
+     */
+    public CompletableFuture<Void> refreshed() {
+        return reloads.fresh();
+    }
+
+    /** A statement that changes accounts has run through Sluice: what is held is stale. */
+    public void changed() {
+        changes.incrementAndGet();
+    }
+
+    /**
+     * Whether an account change ran through Sluice after the accounts held were read: a login they
+     * accept must then be checked again after {@link #refreshed()}.
+     */
+    public boolean stale() {
+        return changesRead < changes.get();
+    }
+
+    private CompletableFuture<Void> read() {
+        long seen = changes.get();
+        return loader.get().thenAccept(result -> {
+            if (install(result)) {
+                changesRead = Math.max(changesRead, seen);
+            }
+        }).exceptionally(e -> {
             LOG.warn("could not load accounts from the primary: {}", e.getMessage());
             return null;
         });
-        return loading;
     }
 
-    /** Reloads unless one ran within the minimum interval; completes when the store is current. */
-    public synchronized CompletableFuture<Void> reloadIfAllowed() {
-        if (loading != null && !loading.isDone()) {
-            return loading;
-        }
-        if (everLoaded && nanoClock.getAsLong() - lastLoadStartNanos < minReloadInterval.toNanos()) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return load();
-    }
-
-    private void install(QueryResult result) {
+    /** Installs what a read found; false when the read failed and the old accounts stay. */
+    private boolean install(QueryResult result) {
         if (result.isError()) {
             LOG.warn("could not load accounts from the primary: {}", result.error().get().message());
-            return;
+            return false;
         }
         Map<String, List<Account>> byUser = new HashMap<>();
         for (List<String> row : result.rows()) {
@@ -115,6 +135,7 @@ public final class AccountStore {
         }
         accounts = byUser;
         LOG.info("loaded {} accounts from the primary", byUser.values().stream().mapToInt(List::size).sum());
+        return true;
     }
 
     private static Optional<byte[]> parseNative(String authenticationString) {

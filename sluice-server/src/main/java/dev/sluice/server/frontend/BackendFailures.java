@@ -125,12 +125,14 @@ final class BackendFailures {
     /** Routes a failed read again, now that its replica is known to be down. */
     private void retryRead(ReadRetry r) {
         if (r.resend() != null) {
-            r.resend().accept(r.frame());
+            r.resend().accept(r.command().frame());
             return;
         }
-        RouteDecision d = Router.route(r.statement(), session.routing(), session.endpoint().view(), session.endpoint());
+        RoutedCommand read = r.command();
+        RouteDecision d = Router.route(read.statement(), session.routing(), session.endpoint().view(),
+                session.endpoint());
         LOG.debug("session {}: read failed on node {}, routed again: {}", session.connectionId(), r.nodeId(), d);
-        session.executor().run(r.statement(), d, r.frame(), r.kind(), r.own(), r.binding());
+        session.executor().run(read.routedAs(d));
     }
 
     private boolean isPrimary(int nodeId) {

@@ -59,6 +59,12 @@ final class ChangeUser {
             return;
         }
         frame.release();
+        String host = session.identity().clientHost();
+        Optional<String> blocked = FailedLogins.accountRefusal(session.proxy().clientSecurity().logins(), host, user);
+        if (blocked.isPresent()) {
+            session.commandFailed(FailedLogins.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL, blocked.get());
+            return;
+        }
         check(plugin, answer, true);
     }
 
@@ -72,7 +78,7 @@ final class ChangeUser {
             ByteBuf out = session.client().alloc().buffer();
             int start = Packets.beginPacket(out);
             AuthSwitchRequest.withSeed(sw.plugin(), session.scramble()).encode(out);
-            Packets.endPacket(out, start, session.replySequence());
+            Packets.endPacket(out, start, session.replies().sequence());
             session.onNextFrame(next -> {
                 byte[] again = new byte[Packets.payloadLength(next, next.readerIndex())];
                 next.getBytes(next.readerIndex() + Packets.HEADER_SIZE, again);
@@ -82,14 +88,14 @@ final class ChangeUser {
             session.client().writeAndFlush(out, session.client().voidPromise());
             return;
         }
+        if (mayReload && AccountRecheck.needed(outcome, session.proxy().authenticator().accounts())) {
+            session.proxy().authenticator().accounts().refreshed().whenComplete((v, e) ->
+                    session.client().eventLoop().execute(() -> check(plugin, answer, false)));
+            return;
+        }
         if (outcome instanceof AuthOutcome.Denied denied) {
-            if (mayReload && denied.reason() != AuthOutcome.Reason.UNSUPPORTED_PLUGIN) {
-                session.proxy().authenticator().accounts().reloadIfAllowed().whenComplete((v, e) ->
-                        session.client().eventLoop().execute(() -> check(plugin, answer, false)));
-                return;
-            }
             if (denied.reason().isGuess()) {
-                session.proxy().clientSecurity().logins().failed(host);
+                FailedLogins.count(session.proxy().clientSecurity().logins(), host, user);
             }
             session.commandFailed(ErrorCodes.ER_ACCESS_DENIED_ERROR, ErrorCodes.SQLSTATE_ACCESS_DENIED,
                     "Access denied for user '" + user + "'@'" + host + "' (using password: "

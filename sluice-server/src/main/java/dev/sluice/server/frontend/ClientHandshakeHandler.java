@@ -53,7 +53,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A client that says nothing, or too little, is cut at the handshake timeout (which covers the
  * TLS handshake too, and ends once the client is authenticated). An address with too many failed logins is refused before the greeting (ERR
- * 1129); every wrong password or unknown user counts toward that limit. An endpoint with
+ * 1129), and so is, once its name is read, an account blocked from that address; every wrong
+ * password or unknown user counts toward both limits (docs/SECURITY.md). An endpoint with
  * {@code require-tls} and an account that {@code REQUIRE}s SSL refuse a login that did not come
  * over TLS.
  */
@@ -64,7 +65,6 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
     private static final int SCRAMBLE_MIN = 0x21;
     private static final int SCRAMBLE_RANGE = 0x7E - SCRAMBLE_MIN;
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final int ER_HOST_IS_BLOCKED = 1129;
 
     private final ProxyRuntime proxy;
     private final EndpointRuntime endpoint;
@@ -101,11 +101,9 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         long offered = offeredCapabilities();
         String host = clientHost(ctx);
-        Optional<java.time.Duration> blocked = proxy.clientSecurity().logins().blockedFor(host);
+        Optional<String> blocked = FailedLogins.addressRefusal(proxy.clientSecurity().logins(), host);
         if (blocked.isPresent()) {
-            long seconds = Math.max(1, blocked.get().toSeconds());
-            refuse(ctx, 0, ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL, "Host '" + host + "' is blocked because of "
-                    + "many failed logins; it may try again in " + seconds + " s (limits.login-failures)");
+            refuse(ctx, 0, FailedLogins.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL, blocked.get());
             return;
         }
         if (!endpoint.trySessionStarted()) {
@@ -195,6 +193,13 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                                 + "' requires TLS; connect with SSL (e.g. mariadb --ssl, sslMode=REQUIRED)");
                 return;
             }
+            Optional<String> accountBlocked = FailedLogins.accountRefusal(proxy.clientSecurity().logins(),
+                    clientHost(ctx), login.username());
+            if (accountBlocked.isPresent()) {
+                refuse(ctx, nextSequence, FailedLogins.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL,
+                        accountBlocked.get());
+                return;
+            }
             check(ctx, login.authPluginName().orElse(Authenticator.NATIVE), login.authResponse());
         } catch (MalformedPacketException e) {
             refuse(ctx, nextSequence, ErrorCodes.ER_HANDSHAKE_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
@@ -236,23 +241,23 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
             ctx.writeAndFlush(out);
             return;
         }
+        if (!reloaded && AccountRecheck.needed(outcome, proxy.authenticator().accounts())) {
+            // The account may have been created, changed or dropped a moment ago: look again, once,
+            // with accounts read after this check.
+            reloaded = true;
+            busy = true;
+            proxy.authenticator().accounts().refreshed().whenComplete((v, e) -> ctx.executor().execute(() -> {
+                busy = false;
+                if (ctx.channel().isActive()) {
+                    decide(ctx, attempt, passwordGiven, fastAuthReply);
+                }
+            }));
+            return;
+        }
         if (outcome instanceof AuthOutcome.Denied denied) {
-            if (!reloaded && denied.reason() != AuthOutcome.Reason.UNSUPPORTED_PLUGIN) {
-                // The account may have been created or changed a moment ago: look again, once.
-                reloaded = true;
-                busy = true;
-                proxy.authenticator().accounts().reloadIfAllowed().whenComplete((v, e) -> ctx.executor().execute(() -> {
-                    busy = false;
-                    if (ctx.channel().isActive()) {
-                        decide(ctx, attempt, passwordGiven, fastAuthReply);
-                    }
-                }));
-                return;
-            }
             LOG.info("login refused for '{}' from {}: {}", login.username(), host, denied.detail());
-            if (denied.reason().isGuess() && proxy.clientSecurity().logins().failed(host)) {
-                LOG.warn("client address {} blocked for {} after {} failed logins (limits.login-failures)", host,
-                        proxy.clientSecurity().logins().limit().block(), proxy.clientSecurity().logins().limit().max());
+            if (denied.reason().isGuess()) {
+                FailedLogins.count(proxy.clientSecurity().logins(), host, login.username());
             }
             String message = denied.reason() == AuthOutcome.Reason.UNSUPPORTED_PLUGIN ? denied.detail()
                     : "Access denied for user '" + login.username() + "'@'" + host + "' (using password: "

@@ -116,7 +116,7 @@ final class Commands {
         }
         frame.release();
         if (command != COM_STMT_CLOSE && command != COM_STMT_SEND_LONG_DATA) {
-            session.replyError(ER_MALFORMED_PACKET, "HY000", "Malformed communication packet");
+            session.replies().error(ER_MALFORMED_PACKET, "HY000", "Malformed communication packet");
         }
         return true;
     }
@@ -151,7 +151,8 @@ final class Commands {
         }
         RouteDecision decision = Router.route(statement, session.routing(), session.endpoint().view(),
                 session.endpoint());
-        session.executor().run(statement, decision, frame, ResponseKind.RESULT, CommandListener.NONE);
+        session.executor().run(RoutedCommand.text(statement, decision, frame, ResponseKind.RESULT,
+                AccountChangeWatch.of(statement, frame, session.proxy().authenticator().accounts())));
     }
 
     /**
@@ -352,7 +353,7 @@ final class Commands {
 
     private void unsupported(int command, ByteBuf frame) {
         frame.release();
-        session.replyError(ErrorCodes.ER_UNKNOWN_COM_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
+        session.replies().error(ErrorCodes.ER_UNKNOWN_COM_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
                 "command " + Command.name(command) + " is not supported through Sluice; connect to the server "
                         + "directly for it");
     }

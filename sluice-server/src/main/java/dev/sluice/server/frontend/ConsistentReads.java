@@ -1,13 +1,11 @@
 package dev.sluice.server.frontend;
 
-import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.routing.ConsistencyRequirement;
 import dev.sluice.routing.RouteDecision;
 import dev.sluice.routing.RouteError;
 import dev.sluice.routing.RouteReason;
 import dev.sluice.routing.Router;
 import dev.sluice.routing.policy.TimeoutAction;
-import dev.sluice.routing.sql.Statement;
 import dev.sluice.server.backend.InternalQuery;
 import dev.sluice.server.consistency.GtidWait;
 import dev.sluice.server.runtime.NodeRef;
@@ -30,8 +28,8 @@ final class ConsistentReads {
         this.session = session;
     }
 
-    void waitThenRun(Statement statement, RouteDecision.ToReplica decision, ConsistencyRequirement.WaitFor wait,
-            NodeRef replica, ByteBuf frame, ResponseKind kind, CommandListener own, Binding binding) {
+    void waitThenRun(RoutedCommand c, ConsistencyRequirement.WaitFor wait, NodeRef replica) {
+        ByteBuf frame = c.frame();
         session.holdCommand();
         long started = System.nanoTime();
         session.withBackend(replica, frame, b -> {
@@ -41,7 +39,7 @@ final class ConsistentReads {
                     settled[0] = true;
                     // The replica did not even answer its own bounded wait: it is hung; leave it.
                     session.backends().remove(b);
-                    timedOut(statement, wait.onTimeout(), frame, kind, own, binding, started);
+                    timedOut(c, wait.onTimeout(), started);
                 }
             }, wait.timeout().toMillis() + WAIT_GRACE_MS, TimeUnit.MILLISECONDS);
             InternalQuery.run(b, GtidWait.query(wait.position(), wait.timeout(), b.serverVersion()))
@@ -58,45 +56,42 @@ final class ConsistentReads {
                         if (error == null && GtidWait.reached(result)) {
                             session.proxy().metrics().consistencyWait(session.endpoint().name(), "ok",
                                     System.nanoTime() - started);
-                            session.executor().sendToReplica(statement, decision, replica, frame, kind, own, binding);
+                            session.executor().sendToReplica(c, replica);
                         } else {
-                            timedOut(statement, wait.onTimeout(), frame, kind, own, binding, started);
+                            timedOut(c, wait.onTimeout(), started);
                         }
                     }));
         });
     }
 
-    void atPrimaryPosition(Statement statement, RouteDecision.NeedPrimaryPosition need, ByteBuf frame,
-            ResponseKind kind, CommandListener own, Binding binding) {
+    void atPrimaryPosition(RoutedCommand c, RouteDecision.NeedPrimaryPosition need) {
         session.holdCommand();
         long started = System.nanoTime();
         session.proxy().primaryPositions().next().whenComplete((position, error) ->
                 session.client().eventLoop().execute(() -> {
                     if (session.isClosed()) {
-                        frame.release();
+                        c.release();
                         return;
                     }
                     if (error != null) {
-                        timedOut(statement, need.onTimeout(), frame, kind, own, binding, started);
+                        timedOut(c, need.onTimeout(), started);
                         return;
                     }
-                    RouteDecision next = Router.routeAtPrimaryPosition(statement, session.routing(),
+                    RouteDecision next = Router.routeAtPrimaryPosition(c.statement(), session.routing(),
                             session.endpoint().view(), session.endpoint(), position);
-                    session.executor().run(statement, next, frame, kind, own, binding);
+                    session.executor().run(c.routedAs(next));
                 }));
     }
 
-    private void timedOut(Statement statement, TimeoutAction action, ByteBuf frame, ResponseKind kind,
-            CommandListener own, Binding binding, long started) {
+    private void timedOut(RoutedCommand c, TimeoutAction action, long started) {
         String endpoint = session.endpoint().name();
         long waited = System.nanoTime() - started;
         if (action == TimeoutAction.PRIMARY) {
             session.proxy().metrics().consistencyWait(endpoint, "timeout-primary", waited);
-            session.executor().toPrimary(statement, RouteDecision.primary(RouteReason.CONSISTENCY_TIMEOUT), frame,
-                    kind, own, binding);
+            session.executor().toPrimary(c.routedAs(RouteDecision.primary(RouteReason.CONSISTENCY_TIMEOUT)));
         } else {
             session.proxy().metrics().consistencyWait(endpoint, "timeout-error", waited);
-            frame.release();
+            c.release();
             RouteError e = RouteError.consistencyTimeout();
             session.commandFailed(e.errorCode(), e.sqlState(), e.message());
         }

@@ -1,6 +1,7 @@
 package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.packet.Packets;
+import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.routing.sql.ClientCharset;
 import dev.sluice.routing.sql.KillStatement;
@@ -73,8 +74,12 @@ final class KillCommands {
             return true;
         }
         session.holdCommand();
-        MultiStatementKills.resolve(this, text, kills).thenAcceptAsync(replaced -> {
+        MultiStatementKills.resolve(this, text, kills).whenCompleteAsync((replaced, error) -> {
             if (session.isClosed()) {
+                return;
+            }
+            if (error != null) {
+                unresolved(error);
                 return;
             }
             if (replaced.isEmpty()) {
@@ -82,7 +87,12 @@ final class KillCommands {
                 return;
             }
             ByteBuf rewritten = InternalQuery.queryPacket(session.client().alloc().buffer(), replaced.get());
-            run.accept(Commands.classify(rewritten, charset), rewritten);
+            try {
+                run.accept(Commands.classify(rewritten, charset), rewritten);
+            } catch (RuntimeException e) {
+                // outside the dispatch's own guard: a bug here must end this session, not leave it waiting
+                session.failAndClose(ErrorCodes.ER_UNKNOWN_ERROR, SQLSTATE, "Sluice could not process this command: " + e);
+            }
         }, loop());
         return true;
     }
@@ -96,7 +106,7 @@ final class KillCommands {
 
     private void alone(KillStatement kill) {
         if (kill.connectionId().isEmpty()) {
-            session.replyError(ER_NOT_SUPPORTED_YET, SQLSTATE, NOT_AN_ID);
+            session.replies().error(ER_NOT_SUPPORTED_YET, SQLSTATE, NOT_AN_ID);
             return;
         }
         answer(resolve(kill.connectionId().getAsLong(), kill.queryOnly()));
@@ -104,11 +114,13 @@ final class KillCommands {
 
     private void answer(CompletableFuture<KillOutcome> outcome) {
         session.holdCommand();
-        outcome.thenAcceptAsync(o -> {
+        outcome.whenCompleteAsync((o, error) -> {
             if (session.isClosed()) {
                 return;
             }
-            if (o instanceof KillOutcome.Refused refused) {
+            if (error != null) {
+                unresolved(error);
+            } else if (o instanceof KillOutcome.Refused refused) {
                 session.commandFailed(refused.code(), SQLSTATE, refused.message());
             } else if (o instanceof KillOutcome.InterruptOn on) {
                 session.forward(on.node(), killQuery(on), ResponseKind.SINGLE, CommandListener.NONE);
@@ -120,6 +132,11 @@ final class KillCommands {
                 session.resume();
             }
         }, loop());
+    }
+
+    /** Resolving failed inside Sluice (a target's loop refused the task …): the client hears why. */
+    private void unresolved(Throwable error) {
+        session.commandFailed(ErrorCodes.ER_UNKNOWN_ERROR, SQLSTATE, "KILL could not be resolved by Sluice: " + error);
     }
 
     /** The packet that interrupts the statement {@code on} names, on its node. */

@@ -61,7 +61,7 @@ final class PreparedCommands {
 
     private void noNodeFor(ByteBuf frame) {
         frame.release();
-        session.replyError(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL, "no node of endpoint '"
+        session.replies().error(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL, "no node of endpoint '"
                 + session.endpoint().name() + "' can take this statement now (no primary known, no readable "
                 + "replica); retry when the cluster has recovered");
     }
@@ -79,7 +79,7 @@ final class PreparedCommands {
         ByteBuf frame = OwnConnectionId.replaced(session, packet);
         if (session.statements().size() >= MAX_STATEMENTS) {
             frame.release();
-            session.replyError(ER_MAX_PREPARED_STMT_COUNT_REACHED, "42000", "Can't create more than "
+            session.replies().error(ER_MAX_PREPARED_STMT_COUNT_REACHED, "42000", "Can't create more than "
                     + MAX_STATEMENTS + " prepared statements in one session; close the ones you no longer use");
             return;
         }
@@ -96,7 +96,7 @@ final class PreparedCommands {
             PreparedStatement ps = new PreparedStatement(clientId, original, sql, statement, true);
             session.statements().add(ps);
             ByteBuf out = session.client().alloc().buffer();
-            BinaryResultWriter.writePrepareOk(out, session.replySequence(), session.identity().capabilities(), clientId,
+            BinaryResultWriter.writePrepareOk(out, session.replies().sequence(), session.identity().capabilities(), clientId,
                     LastGtidAnswer.columns(statement));
             session.client().writeAndFlush(out, session.client().voidPromise());
             return;
@@ -149,7 +149,7 @@ final class PreparedCommands {
             session.proxy().metrics().statementRouted(session.endpoint().name(), null, "local",
                     RouteReason.LOCAL.metricName());
             ByteBuf out = session.client().alloc().buffer();
-            BinaryResultWriter.write(out, session.replySequence(), session.identity().capabilities(),
+            BinaryResultWriter.write(out, session.replies().sequence(), session.identity().capabilities(),
                     session.serverStatus(), LastGtidAnswer.columns(ps.statement()),
                     List.of(LastGtidAnswer.row(session.routing())));
             session.client().writeAndFlush(out, session.client().voidPromise());
@@ -172,7 +172,7 @@ final class PreparedCommands {
             int node = longData.nodeId();
             if (!longData.is(session.backends().ready(node))) {
                 frame.release();
-                session.replyError(ER_LOST_BACKEND, "HY000", "The long data sent for statement (" + ps.clientId()
+                session.replies().error(ER_LOST_BACKEND, "HY000", "The long data sent for statement (" + ps.clientId()
                         + ") was lost with Sluice's connection to its backend; send it again, then execute");
                 return;
             }
@@ -182,7 +182,7 @@ final class PreparedCommands {
             decision = Router.routeExecute(ps.statement(), session.routing(), session.endpoint().view(),
                     session.endpoint());
         }
-        session.executor().run(ps.statement(), decision, frame, kind, own, bindingFor(ps));
+        session.executor().run(new RoutedCommand(ps.statement(), decision, frame, kind, own, bindingFor(ps)));
     }
 
     void sendLongData(ByteBuf frame) {
@@ -276,7 +276,7 @@ final class PreparedCommands {
         OptionalInt backendId = cursor.is(b) ? ps.idOn(b) : OptionalInt.empty();
         if (backendId.isEmpty()) {
             frame.release();
-            session.replyError(1421, "HY000", "The statement (" + ps.clientId() + ") has no open cursor.");
+            session.replies().error(1421, "HY000", "The statement (" + ps.clientId() + ") has no open cursor.");
             return;
         }
         frame.setIntLE(frame.readerIndex() + ID_OFFSET, backendId.getAsInt());
@@ -288,7 +288,7 @@ final class PreparedCommands {
         Optional<PreparedStatement> ps = session.statements().get(clientId);
         if (ps.isEmpty()) {
             frame.release();
-            session.replyError(ER_UNKNOWN_STMT_HANDLER, "HY000", "Unknown prepared statement handler ("
+            session.replies().error(ER_UNKNOWN_STMT_HANDLER, "HY000", "Unknown prepared statement handler ("
                     + Integer.toUnsignedString(clientId) + ") given to " + where);
         }
         return ps;

@@ -2,7 +2,6 @@ package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.stream.ResponseKind;
-import dev.sluice.routing.sql.Statement;
 import io.netty.buffer.ByteBuf;
 import java.util.function.Consumer;
 
@@ -27,15 +26,16 @@ final class ReadRetries {
      * packet is adapted to the node, so a retry can adapt it to another. Packets of 16 MB and more
      * are not kept: their continuation frames are already on their way.
      */
-    void keep(ByteBuf frame, Statement statement, ResponseKind kind, CommandListener own, Binding binding,
-            int nodeId) {
+    void keep(RoutedCommand read, int nodeId) {
         release();
+        ByteBuf frame = read.frame();
         if (Packets.payloadLength(frame, frame.readerIndex()) < Packets.MAX_PAYLOAD) {
             // An EXECUTE is adapted in place (its statement id becomes the backend's): a view of
             // the same bytes would be retried with the first node's id, naming another statement
             // (or none) on the next node. A text query is sent as it is, so a view is enough.
-            ByteBuf copy = binding != null ? frame.copy() : frame.retainedDuplicate();
-            kept = new ReadRetry(copy, statement, kind, own, binding, ++attempts, nodeId, null);
+            ByteBuf copy = read.binary() ? frame.copy() : frame.retainedDuplicate();
+            kept = new ReadRetry(new RoutedCommand(read.statement(), read.decision(), copy, read.kind(), read.own(),
+                    read.binding()), ++attempts, nodeId, null);
         }
     }
 
@@ -49,8 +49,8 @@ final class ReadRetries {
     void keepPrepare(ByteBuf frame, int nodeId, Consumer<ByteBuf> resend) {
         release();
         if (Packets.payloadLength(frame, frame.readerIndex()) < Packets.MAX_PAYLOAD) {
-            kept = new ReadRetry(frame.retainedDuplicate(), null, ResponseKind.PREPARE, CommandListener.NONE, null,
-                    ++attempts, nodeId, resend);
+            kept = new ReadRetry(new RoutedCommand(null, null, frame.retainedDuplicate(), ResponseKind.PREPARE,
+                    CommandListener.NONE, null), ++attempts, nodeId, resend);
         }
     }
 
@@ -67,7 +67,7 @@ final class ReadRetries {
     /** Forgets the kept read: its answer has started, the command ended, or the session closes. */
     void release() {
         if (kept != null) {
-            kept.frame().release();
+            kept.command().release();
             kept = null;
         }
     }

@@ -1,7 +1,6 @@
 package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.response.ErrorCodes;
-import dev.sluice.protocol.response.TextResultWriter;
 import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.routing.ConsistencyRequirement;
 import dev.sluice.routing.RouteDecision;
@@ -36,90 +35,80 @@ final class RouteExecutor {
         this.listener = new StatementListener(session.routing(), session.previous(), session.identity().capabilities());
     }
 
-    /** Runs {@code frame} (a whole COM_QUERY) as {@code decision} says. */
-    void run(Statement statement, RouteDecision decision, ByteBuf frame, ResponseKind kind, CommandListener own) {
-        run(statement, decision, frame, kind, own, null);
-    }
-
-    /**
-     * Runs {@code frame} (a whole client command) as {@code decision} says; {@code binding}, when
-     * not null, adapts the packet to the chosen node (prepared statements).
-     */
-    void run(Statement statement, RouteDecision decision, ByteBuf frame, ResponseKind kind, CommandListener own,
-            Binding binding) {
+    /** Runs a command as its decision says. */
+    void run(RoutedCommand c) {
+        RouteDecision decision = c.decision();
         if (decision instanceof RouteDecision.ToPrimary) {
-            toPrimary(statement, decision, frame, kind, own, binding);
+            toPrimary(c);
         } else if (decision instanceof RouteDecision.ToReplica r) {
-            toReplica(statement, r, frame, kind, own, binding);
+            toReplica(c, r);
         } else if (decision instanceof RouteDecision.NeedPrimaryPosition n) {
-            session.consistency().atPrimaryPosition(statement, n, frame, kind, own, binding);
-        } else if (binding != null && !(decision instanceof RouteDecision.Reject)) {
+            session.consistency().atPrimaryPosition(c, n);
+        } else if (c.binary() && !(decision instanceof RouteDecision.Reject)) {
             // Session commands and Sluice's own answers do not exist in the binary protocol: the
             // primary runs a prepared one.
-            toPrimary(statement, RouteDecision.primary(RouteReason.PREPARED_SESSION_COMMAND), frame, kind, own,
-                    binding);
+            toPrimary(c.routedAs(RouteDecision.primary(RouteReason.PREPARED_SESSION_COMMAND)));
         } else if (decision instanceof RouteDecision.ToAllBackends) {
-            everywhere(statement, decision, frame, kind);
+            everywhere(c);
         } else if (decision instanceof RouteDecision.Reject j) {
             routed(null, "rejected", decision);
-            frame.release();
+            c.release();
             RouteError e = j.error();
-            session.replyError(e.errorCode(), e.sqlState(), e.message());
+            session.replies().error(e.errorCode(), e.sqlState(), e.message());
         } else if (decision instanceof RouteDecision.AnswerLocally) {
             routed(null, "local", decision);
-            frame.release();
-            answerLastGtid(statement);
+            c.release();
+            answerLastGtid(c.statement());
         } else {
             throw new IllegalStateException("unknown decision " + decision);
         }
     }
 
-    void toPrimary(Statement statement, RouteDecision decision, ByteBuf frame, ResponseKind kind,
-            CommandListener own, Binding binding) {
+    void toPrimary(RoutedCommand c) {
         Optional<Node> primary = session.endpoint().view().topology().primary();
         if (primary.isEmpty()) {
-            frame.release();
-            session.replyError(ErrorCodes.ER_UNKNOWN_ERROR, NO_PRIMARY_STATE, "no primary is known for endpoint '"
+            c.release();
+            session.replies().error(ErrorCodes.ER_UNKNOWN_ERROR, NO_PRIMARY_STATE, "no primary is known for endpoint '"
                     + session.endpoint().name() + "': writes cannot run now; retry when the cluster has a primary");
             return;
         }
         Node p = primary.get();
-        if (decision.reason() == RouteReason.WRITE && p.state().reachable() && p.state().readOnly()) {
-            frame.release();
-            session.replyError(ErrorCodes.ER_OPTION_PREVENTS_STATEMENT, NO_PRIMARY_STATE, "the primary '" + p.name()
+        if (c.decision().reason() == RouteReason.WRITE && p.state().reachable() && p.state().readOnly()) {
+            c.release();
+            session.replies().error(ErrorCodes.ER_OPTION_PREVENTS_STATEMENT, NO_PRIMARY_STATE, "the primary '" + p.name()
                     + "' is read-only right now (a switchover may be in progress): the write was not run; retry");
             return;
         }
-        TransactionControl control = statement.transactionControl();
-        if (control == TransactionControl.BEGIN && binding == null
+        TransactionControl control = c.statement().transactionControl();
+        if (control == TransactionControl.BEGIN && !c.binary()
                 && session.endpoint().config().policy().transactionSplitting()) {
-            session.routing().onStatementSent(statement, decision);
+            session.routing().onStatementSent(c.statement(), c.decision());
             if (session.routing().transactionSplittable()) {
                 // SPEC §6: the transaction opens on the primary only when its first write comes.
-                routed(null, "local", decision);
-                session.deferBegin(frame);
+                routed(null, "local", c.decision());
+                session.deferBegin(c.frame());
                 return;
             }
-            sendToPrimary(statement, p, decision, frame, kind, own, null);
+            sendToPrimary(c, p);
             return;
         }
         if (session.hasDeferredBegin() && (control == TransactionControl.COMMIT
                 || control == TransactionControl.ROLLBACK)) {
             // A split transaction that never wrote: it never existed on the primary.
-            session.routing().onStatementSent(statement, decision);
-            routed(null, "local", decision);
-            frame.release();
+            session.routing().onStatementSent(c.statement(), c.decision());
+            routed(null, "local", c.decision());
+            c.release();
             session.endDeferredTransaction();
             return;
         }
-        session.routing().onStatementSent(statement, decision);
-        sendToPrimary(statement, p, decision, frame, kind, own, binding);
+        session.routing().onStatementSent(c.statement(), c.decision());
+        sendToPrimary(c, p);
     }
 
-    private void sendToPrimary(Statement statement, Node p, RouteDecision decision, ByteBuf frame, ResponseKind kind,
-            CommandListener own, Binding binding) {
+    private void sendToPrimary(RoutedCommand c, Node p) {
+        Statement statement = c.statement();
         NodeRef node = session.proxy().ref(p);
-        routed(node.name(), "primary", decision);
+        routed(node.name(), "primary", c.decision());
         ByteBuf begin = session.takeDeferredBegin();
         if (begin != null) {
             session.sendBefore(node, begin);
@@ -130,61 +119,61 @@ final class RouteExecutor {
             session.sendBefore(node, InternalQuery.queryPacket(session.client().alloc().buffer(),
                     "SET @@session.last_insert_id = " + session.previous().lastInsertId()));
         }
-        boolean traceless = leavesNoTrace(statement, frame, binding);
-        CommandListener then = own;
+        CommandListener then = c.own();
         if (!statement.userVariablesAssigned().isEmpty()) {
-            if (binding == null) {
-                then = new UserVariablePropagation(session, statement.userVariablesAssigned(), own);
+            if (!c.binary()) {
+                then = new UserVariablePropagation(session, statement.userVariablesAssigned(), c.own());
             } else {
                 // Through the binary protocol its values are not read back: they stay on the primary.
                 session.routing().userVariablesDiverged();
             }
         }
-        CommandListener listening = listener.with(then, traceless);
-        if (binding == null) {
-            session.forward(node, frame, kind, listening);
-        } else {
-            session.holdCommand();
-            binding.bind(node, frame, (b, bound) -> session.forwardOn(b, bound, kind, listening));
-        }
+        send(c.listenedBy(then), node);
     }
 
-    private void toReplica(Statement statement, RouteDecision.ToReplica decision, ByteBuf frame, ResponseKind kind,
-            CommandListener own, Binding binding) {
+    private void toReplica(RoutedCommand c, RouteDecision.ToReplica decision) {
         Optional<NodeRef> node = session.proxy().node(decision.nodeId());
         if (node.isEmpty()) {
-            toPrimary(statement, RouteDecision.primary(RouteReason.FALLBACK_NO_REPLICA), frame, kind, own, binding);
+            toPrimary(c.routedAs(RouteDecision.primary(RouteReason.FALLBACK_NO_REPLICA)));
             return;
         }
         if (decision.consistency() instanceof ConsistencyRequirement.WaitFor wait) {
-            session.consistency().waitThenRun(statement, decision, wait, node.get(), frame, kind, own, binding);
+            session.consistency().waitThenRun(c, wait, node.get());
             return;
         }
-        sendToReplica(statement, decision, node.get(), frame, kind, own, binding);
+        sendToReplica(c, node.get());
     }
 
     /** Sends a read to a replica; a failure before any byte reached the client is retried elsewhere. */
-    void sendToReplica(Statement statement, RouteDecision decision, NodeRef node, ByteBuf frame, ResponseKind kind,
-            CommandListener own, Binding binding) {
-        session.routing().onStatementSent(statement, decision);
-        routed(node.name(), "replica", decision);
-        session.keepForRetry(frame, statement, decision, kind, own, binding, node.id());
-        boolean traceless = leavesNoTrace(statement, frame, binding);
-        if (binding == null) {
-            session.forward(node, frame, kind, listener.with(own, traceless));
+    void sendToReplica(RoutedCommand c, NodeRef node) {
+        session.routing().onStatementSent(c.statement(), c.decision());
+        routed(node.name(), "replica", c.decision());
+        session.keepForRetry(c, node.id());
+        send(c, node);
+    }
+
+    /** Sends the command to {@code node}, adapted to it first if it is a prepared one. */
+    private void send(RoutedCommand c, NodeRef node) {
+        CommandListener listening = listener.with(c.own(), leavesNoTrace(c));
+        if (!c.binary()) {
+            session.forward(node, c.frame(), c.kind(), listening);
         } else {
             session.holdCommand();
-            binding.bind(node, frame, (b, bound) -> session.forwardOn(b, bound, kind, listener.with(own, traceless)));
+            c.binding().bind(node, c.frame(), (b, bound) -> session.forwardOn(b, bound, c.kind(), listening));
         }
     }
 
     /** Only a pooled connection's next user cares; the test reads the statement's start. */
-    private boolean leavesNoTrace(Statement statement, ByteBuf frame, Binding binding) {
-        return session.pooled() && Traceless.of(statement, frame, binding);
+    private boolean leavesNoTrace(RoutedCommand c) {
+        return session.pooled() && Traceless.of(c.statement(), c.frame(), c.binding());
     }
 
     /** A session command: the client gets the primary's answer; every other open backend runs it too. */
-    private void everywhere(Statement statement, RouteDecision decision, ByteBuf frame, ResponseKind kind) {
+    private void everywhere(RoutedCommand c) {
+        Statement statement = c.statement();
+        RouteDecision decision = c.decision();
+        ByteBuf frame = c.frame();
+        ResponseKind kind = c.kind();
         if (session.setShortcut().answer(statement, decision, frame)) {
             return;
         }
@@ -200,7 +189,7 @@ final class RouteExecutor {
         }
         if (answering.isEmpty()) {
             frame.release();
-            session.replyError(ErrorCodes.ER_UNKNOWN_ERROR, NO_PRIMARY_STATE, "no backend available for endpoint '"
+            session.replies().error(ErrorCodes.ER_UNKNOWN_ERROR, NO_PRIMARY_STATE, "no backend available for endpoint '"
                     + session.endpoint().name() + "'");
             return;
         }
@@ -220,7 +209,7 @@ final class RouteExecutor {
         }
         session.routing().onStatementSent(statement, decision);
         routed(answering.get().name(), "all", decision);
-        boolean traceless = leavesNoTrace(statement, frame, null);
+        boolean traceless = leavesNoTrace(c);
         session.forward(answering.get(), frame, kind, listener.with(
                 session.setShortcut().learning(statement, retrack ? retrackAfterAnswer : CommandListener.NONE), traceless));
     }
@@ -251,11 +240,8 @@ final class RouteExecutor {
 
     /** {@code SELECT sluice_last_gtid()}: the GTID of this session's last commit, a consistency token. */
     private void answerLastGtid(Statement statement) {
-        ByteBuf out = session.client().alloc().buffer();
-        TextResultWriter.write(out, session.replySequence(), session.identity().capabilities(),
-                session.serverStatus(), List.of(LastGtidAnswer.column(statement)),
+        session.replies().textResult(session.serverStatus(), List.of(LastGtidAnswer.column(statement)),
                 List.of(LastGtidAnswer.row(session.routing())));
-        session.client().writeAndFlush(out, session.client().voidPromise());
         session.previous().answeredLocally(true);
     }
 
@@ -264,12 +250,9 @@ final class RouteExecutor {
      * from what the client's own previous statement returned (SPEC §7).
      */
     void answerNumber(String column, long value) {
-        ByteBuf out = session.client().alloc().buffer();
         List<String> row = new ArrayList<>(1);
         row.add(Long.toString(value));
-        TextResultWriter.write(out, session.replySequence(), session.identity().capabilities(),
-                session.serverStatus(), List.of(column), List.of(row));
-        session.client().writeAndFlush(out, session.client().voidPromise());
+        session.replies().textResult(session.serverStatus(), List.of(column), List.of(row));
         session.previous().answeredLocally(true);
     }
 }

@@ -54,7 +54,7 @@ final class SetShortcut {
                 decision.reason().metricName());
         int status = OkPacket.statusFlagsOf(Unpooled.wrappedBuffer(ok), session.identity().capabilities());
         ByteBuf out = session.client().alloc().buffer(Packets.HEADER_SIZE + ok.length);
-        out.writeMediumLE(ok.length).writeByte(session.replySequence()).writeBytes(ok);
+        out.writeMediumLE(ok.length).writeByte(session.replies().sequence()).writeBytes(ok);
         session.answeredLocally(status);
         session.client().writeAndFlush(out, session.client().voidPromise());
         session.routing().onResponse(status);

@@ -95,7 +95,7 @@ class BackendLoginFullAuthTest {
     }
 
     private static Future<BackendConnection> connect(FakeMysqlServer server, BackendTls tls, Credential credential) {
-        BackendConnector connector = new BackendConnector(Transport.best(), TIMEOUT, TIMEOUT, node -> tls);
+        BackendConnector connector = new TcpBackendConnector(Transport.best(), TIMEOUT, TIMEOUT, node -> tls);
         return connector.connect(loop.next(), "mysql8", 1, new HostPort("127.0.0.1", server.port()),
                 login(credential)).awaitUninterruptibly();
     }

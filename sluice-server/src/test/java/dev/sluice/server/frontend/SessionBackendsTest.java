@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.server.auth.Credential;
 import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.backend.TcpBackendConnector;
 import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.backend.LoginRequest;
 import dev.sluice.server.config.ConfigLoader;
@@ -41,7 +42,7 @@ class SessionBackendsTest {
     private final List<BackendConnection> lost = new ArrayList<>();
     private final EmbeddedChannel loop = new EmbeddedChannel();
     private final SessionBackends backends = new SessionBackends(loop.eventLoop(),
-            new BackendConnector(Transport.best(), Duration.ofSeconds(1), Duration.ofSeconds(1)),
+            new TcpBackendConnector(Transport.best(), Duration.ofSeconds(1), Duration.ofSeconds(1)),
             new EndpointRuntime(CONFIG.endpoints().get(0), ConfigLoader.topologyOf(CONFIG.nodes())),
             new SluiceMetrics(), lost::add, new FixedState());
 

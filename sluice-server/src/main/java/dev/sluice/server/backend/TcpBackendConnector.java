@@ -1,0 +1,75 @@
+package dev.sluice.server.backend;
+
+import dev.sluice.server.config.HostPort;
+import dev.sluice.server.net.Transport;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * Opens logged-in backend connections over TCP on a given event loop — the client session's own,
+ * so a session and all its backends never cross threads. Whether a connection uses TLS is the
+ * node's setting, looked up at every connect (see {@link BackendTls}).
+ */
+public final class TcpBackendConnector implements BackendConnector {
+    private final Transport transport;
+    private final Duration connectTimeout;
+    private final Duration loginTimeout;
+    private final Function<String, BackendTls> tlsOfNode;
+
+    /** A connector that never uses TLS. */
+    public TcpBackendConnector(Transport transport, Duration connectTimeout, Duration loginTimeout) {
+        this(transport, connectTimeout, loginTimeout, node -> BackendTls.OFF);
+    }
+
+    /** @param tlsOfNode each node's TLS settings, by node name */
+    public TcpBackendConnector(Transport transport, Duration connectTimeout, Duration loginTimeout,
+            Function<String, BackendTls> tlsOfNode) {
+        this.transport = transport;
+        this.connectTimeout = connectTimeout;
+        this.loginTimeout = loginTimeout;
+        this.tlsOfNode = tlsOfNode;
+    }
+
+    @Override
+    public Future<BackendConnection> connect(EventLoop loop, String nodeName, int nodeId, HostPort address,
+            LoginRequest request) {
+        Promise<BackendConnection> ready = loop.newPromise();
+        BackendTls tls;
+        try {
+            tls = tlsOfNode.apply(nodeName);
+        } catch (RuntimeException e) {
+            ready.setFailure(new BackendException("backend '" + nodeName + "': " + e.getMessage(), e));
+            return ready;
+        }
+        Bootstrap b = new Bootstrap()
+                .group(loop)
+                .channel(transport.channelClass())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
+                .handler(new BackendChannelInitializer(nodeName, nodeId, address, tls, request, ready));
+        ChannelFuture connected = b.connect(address.host(), address.port());
+        connected.addListener(f -> {
+            if (!f.isSuccess()) {
+                ready.tryFailure(new BackendException("cannot connect to backend '" + nodeName + "' at " + address
+                        + ": " + f.cause().getMessage(), f.cause()));
+            }
+        });
+        ScheduledFuture<?> timeout = loop.schedule(() -> {
+            if (ready.tryFailure(new BackendException("backend '" + nodeName + "' at " + address + " did not complete "
+                    + "the login within " + (connectTimeout.plus(loginTimeout)).toMillis() + " ms"))) {
+                connected.channel().close();
+            }
+        }, connectTimeout.plus(loginTimeout).toMillis(), TimeUnit.MILLISECONDS);
+        ready.addListener(f -> timeout.cancel(false));
+        return ready;
+    }
+}
