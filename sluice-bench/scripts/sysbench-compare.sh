@@ -5,6 +5,16 @@
 #   Sluice      sysbench -> Sluice -> MariaDB
 # and writes the figures and the ratios Sluice / TCP hop to docs/PERFORMANCE.md.
 #
+# Before/after a change: --baseline-ref REV (a jar built from that git revision in a temporary
+# git worktree, removed afterwards) or --baseline-jar JAR adds a fourth path, a second Sluice with
+# the same configuration on its own ports (P+5 read-write, P+6 primary reads, P+7 admin), e.g.
+#   Sluice (before)  sysbench -> Sluice built from REV -> MariaDB
+# interleaved and rotated with the others, and the ratio Sluice / Sluice (before) per round and
+# its median. --section-title gives such a run its own section of the document, e.g.
+#   sluice-bench/scripts/sysbench-compare.sh --baseline-ref origin/main \
+#     --section-title '## Session core redesign: before/after'
+# --consistency LEVEL sets the consistency of every Sluice endpoint (both instances).
+#
 # Tests and where they go:
 #   oltp_read_only  (with --skip-trx=on, so reads are autocommit and may go to replicas):
 #       direct -> ro1, HAProxy :6402 -> ro1, Sluice :6403 (read-write endpoint over the primary
@@ -22,12 +32,13 @@ SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 # shellcheck source=scripts/lib.sh
 source "$SCRIPT_DIR/../../scripts/lib.sh"
 
-readonly SECTION_TITLE="## sysbench: Sluice vs TCP hop vs direct"
+readonly DEFAULT_SECTION_TITLE="## sysbench: Sluice vs TCP hop vs direct"
 readonly BENCH_DIR="$SLUICE_ROOT/.sandbox/bench"
 readonly BENCH_BASE_PORT=3331
 readonly DEMO_DIR="$SLUICE_ROOT/.sandbox/demo"
 # Listening ports, consecutive from --proxy-base-port (default 6401): HAProxy -> primary,
-# HAProxy -> ro1, Sluice read-write endpoint, Sluice primary-reads endpoint, Sluice admin.
+# HAProxy -> ro1, Sluice read-write endpoint, Sluice primary-reads endpoint, Sluice admin; with a
+# baseline, then its read-write endpoint, its primary-reads endpoint and its admin.
 readonly DEFAULT_PROXY_BASE_PORT=6401
 readonly TABLES=4
 readonly TABLE_SIZE=10000
@@ -52,6 +63,18 @@ HAPROXY_REPLICA_PORT=""
 SLUICE_RW_PORT=""
 SLUICE_PRIMARY_PORT=""
 SLUICE_ADMIN_PORT=""
+SECTION_TITLE="$DEFAULT_SECTION_TITLE"
+# Endpoints' consistency level; empty: the endpoint's default (none written in the configuration).
+CONSISTENCY=""
+# The baseline Sluice ("before"): a jar given, or one built from a git revision; empty: none.
+BASELINE_JAR=""
+BASELINE_REF=""
+BASELINE_COMMIT=""
+BASELINE_LABEL=before
+BASELINE=0
+BASELINE_RW_PORT=""
+BASELINE_PRIMARY_PORT=""
+BASELINE_ADMIN_PORT=""
 
 usage() {
   cat <<EOF
@@ -70,11 +93,28 @@ Usage: sluice-bench/scripts/sysbench-compare.sh [OPTIONS]
                                    valid for any read-write endpoint)
                       single-node  nodes [primary] (only if the configuration accepts a
                                    read-write endpoint without a replica)
-  --proxy-base-port P first of the 5 ports the proxies listen on (default $DEFAULT_PROXY_BASE_PORT):
+  --proxy-base-port P first of the 5 ports (8 with a baseline) the proxies listen on (default $DEFAULT_PROXY_BASE_PORT):
                       P HAProxy -> primary, P+1 HAProxy -> ro1, P+2 Sluice read-write endpoint,
-                      P+3 Sluice endpoint reading from the primary, P+4 Sluice admin API
+                      P+3 Sluice endpoint reading from the primary, P+4 Sluice admin API; the baseline P+5..P+7
   --backend-tls T     Sluice's node links: off (default, like the TCP hop) | preferred | required
+  --consistency L     consistency of every Sluice endpoint: eventual | session | global
+                      (default: none set, i.e. the endpoint's default)
   --doc FILE          where to write the results (default docs/PERFORMANCE.md)
+  --section-title T   the section of FILE to write (replaced if present, else appended); must be
+                      a "## " heading (default '$DEFAULT_SECTION_TITLE')
+
+Before/after (Sluice against an earlier build of itself, side by side in the same run):
+  --baseline-ref REV  build the baseline from git revision REV (in a temporary git worktree,
+                      mvn -B -q -DskipTests -pl sluice-server -am package; removed afterwards)
+  --baseline-jar JAR  or use JAR (a sluice.jar built from an earlier commit) as the baseline
+  --baseline-label T  its name in the report (default $BASELINE_LABEL): path "Sluice (T) → ...",
+                      ratio "Sluice / Sluice (T)"
+                      The baseline runs the same configuration on P+5 (read-write), P+6 (reads on
+                      the primary) and P+7 (admin), is one more path of every test, interleaved
+                      and rotated like the others, and the ratio table gains
+                      Sluice / Sluice (T) by round and its median.
+  e.g. sluice-bench/scripts/sysbench-compare.sh --baseline-ref HEAD~1 \\
+         --section-title '## My change: before/after'
 
 Environment: SLUICE_JAVA_OPTS for Sluice's JVM.
 EOF
@@ -94,6 +134,11 @@ parse_options() {
       --backend-tls) BACKEND_TLS="${2:?}"; shift 2 ;;
       --doc) DOC="${2:?}"; shift 2 ;;
       --proxy-base-port) PROXY_BASE_PORT="${2:?}"; shift 2 ;;
+      --consistency) CONSISTENCY="${2:?}"; shift 2 ;;
+      --section-title) SECTION_TITLE="${2:?}"; shift 2 ;;
+      --baseline-jar) BASELINE_JAR="${2:?}"; shift 2 ;;
+      --baseline-ref) BASELINE_REF="${2:?}"; shift 2 ;;
+      --baseline-label) BASELINE_LABEL="${2:?}"; shift 2 ;;
       -h | --help) usage; exit 0 ;;
       *) usage >&2; die "unknown option '$1'" ;;
     esac
@@ -112,6 +157,31 @@ parse_options() {
     die "--sluice-primary-endpoint takes weights or single-node, got '$PRIMARY_ENDPOINT_STYLE'"
   IFS=',' read -r -a TEST_LIST <<<"$TESTS"
   ((${#TEST_LIST[@]} > 0)) || die "--tests is empty"
+  [[ -z "$CONSISTENCY" || "$CONSISTENCY" =~ ^(eventual|session|global)$ ]] ||
+    die "--consistency takes eventual, session or global, got '$CONSISTENCY'"
+  [[ "$SECTION_TITLE" == "## "* && "$SECTION_TITLE" != *$'\n'* ]] ||
+    die "--section-title must be one line starting with '## ', got '$SECTION_TITLE'"
+  [[ -z "$BASELINE_JAR" || -z "$BASELINE_REF" ]] || die "--baseline-jar and --baseline-ref exclude each other"
+  [[ -n "$BASELINE_LABEL" && "$BASELINE_LABEL" != *"|"* && "$BASELINE_LABEL" != *$'\n'* ]] ||
+    die "--baseline-label must be non-empty, one line, without '|', got '$BASELINE_LABEL'"
+  if [[ -n "$BASELINE_JAR" ]]; then
+    [[ -f "$BASELINE_JAR" ]] || die "--baseline-jar: no file $BASELINE_JAR"
+    BASELINE_JAR="$(cd "$(dirname "$BASELINE_JAR")" && pwd -P)/$(basename "$BASELINE_JAR")"
+    BASELINE=1
+  fi
+  if [[ -n "$BASELINE_REF" ]]; then
+    git -C "$SLUICE_ROOT" rev-parse --git-dir >/dev/null 2>&1 || die "--baseline-ref needs $SLUICE_ROOT to be a git repository"
+    BASELINE_COMMIT="$(git -C "$SLUICE_ROOT" rev-parse --verify --quiet "$BASELINE_REF^{commit}")" ||
+      die "--baseline-ref: '$BASELINE_REF' is not a commit of $SLUICE_ROOT"
+    BASELINE=1
+  fi
+  if ((SKIP_SLUICE)); then
+    ((!BASELINE)) || die "--baseline-jar/--baseline-ref measure Sluice; they do not go with --skip-sluice"
+    [[ -z "$CONSISTENCY" ]] || die "--consistency sets Sluice's endpoints; it does not go with --skip-sluice"
+  fi
+  BASELINE_RW_PORT=$((PROXY_BASE_PORT + 5))
+  BASELINE_PRIMARY_PORT=$((PROXY_BASE_PORT + 6))
+  BASELINE_ADMIN_PORT=$((PROXY_BASE_PORT + 7))
 }
 
 # ---------------------------------------------------------------------------------------
@@ -120,6 +190,8 @@ parse_options() {
 WORK=""
 HAPROXY_PID=""
 SLUICE_PID=""
+BASELINE_PID=""
+BASELINE_WORKTREE=""
 
 stop_process() {
   local pid="$1" name="$2" i
@@ -140,7 +212,9 @@ cleanup() {
   local status=$?
   trap - EXIT INT TERM
   stop_process "$SLUICE_PID" Sluice
+  stop_process "$BASELINE_PID" "Sluice ($BASELINE_LABEL)"
   stop_process "$HAPROXY_PID" HAProxy
+  remove_baseline_worktree
   if [[ -n "$WORK" && -d "$WORK" ]]; then
     if ((status == 0)); then
       rm -rf "$WORK"
@@ -151,8 +225,36 @@ cleanup() {
   exit "$status"
 }
 
+remove_baseline_worktree() {
+  [[ -n "$BASELINE_WORKTREE" ]] || return 0
+  git -C "$SLUICE_ROOT" worktree remove --force "$BASELINE_WORKTREE" >/dev/null 2>&1 ||
+    { rm -rf "$BASELINE_WORKTREE"; git -C "$SLUICE_ROOT" worktree prune || true; }
+  BASELINE_WORKTREE=""
+}
+
 # ---------------------------------------------------------------------------------------
 # Setup
+
+# build_baseline: for --baseline-ref, builds sluice.jar from that revision in a temporary git
+# worktree (the repository's own poms, the same Maven command as the current jar's), keeps the jar
+# in WORK and removes the worktree.
+build_baseline() {
+  [[ -n "$BASELINE_REF" ]] || return 0
+  require_bin mvn >/dev/null
+  require_bin java >/dev/null
+  BASELINE_WORKTREE="$WORK/baseline-src"
+  info "Building the baseline Sluice ($BASELINE_LABEL) from $BASELINE_REF ($(git -C "$SLUICE_ROOT" log -1 --format='%h %s' "$BASELINE_COMMIT" | cut -c1-72))"
+  git -C "$SLUICE_ROOT" worktree add --quiet --detach "$BASELINE_WORKTREE" "$BASELINE_COMMIT" >&2 ||
+    die "git worktree add failed for $BASELINE_REF"
+  note "in $BASELINE_WORKTREE: mvn -B -q -DskipTests -pl sluice-server -am package"
+  (cd "$BASELINE_WORKTREE" && mvn -B -q -DskipTests -pl sluice-server -am package >&2) ||
+    die "the baseline build of $BASELINE_REF failed (see the Maven output above)"
+  [[ -f "$BASELINE_WORKTREE/sluice-server/target/sluice.jar" ]] ||
+    die "the baseline build of $BASELINE_REF left no sluice-server/target/sluice.jar"
+  BASELINE_JAR="$WORK/sluice-baseline.jar"
+  cp "$BASELINE_WORKTREE/sluice-server/target/sluice.jar" "$BASELINE_JAR"
+  remove_baseline_worktree
+}
 
 PORT_PRIMARY=""
 PORT_RO1=""
@@ -245,8 +347,10 @@ EOF
   fi
 }
 
+# write_sluice_config FILE RW_PORT PRIMARY_PORT ADMIN_PORT: the configuration of a Sluice; the
+# baseline gets the same one but for its ports.
 write_sluice_config() {
-  local primary_endpoint
+  local file="$1" rw_port="$2" primary_port="$3" admin_port="$4" primary_endpoint consistency=""
   if [[ "$PRIMARY_ENDPOINT_STYLE" == single-node ]]; then
     primary_endpoint="    nodes: [primary]
     weights: auto"
@@ -255,7 +359,9 @@ write_sluice_config() {
     primary_endpoint="    nodes: [primary, ro1]
     weights: {primary: 100, ro1: 0}"
   fi
-  cat >"$WORK/sluice-bench.yaml" <<EOF
+  [[ -z "$CONSISTENCY" ]] || consistency="
+    consistency: $CONSISTENCY"
+  cat >"$file" <<EOF
 monitor: {user: monitor, password: monitor, interval: 1s}
 nodes:
   - {name: primary, address: 127.0.0.1:$PORT_PRIMARY, role: primary, tls: $BACKEND_TLS}
@@ -263,54 +369,95 @@ nodes:
   - {name: ro2, address: 127.0.0.1:$PORT_RO2, role: replica, tls: $BACKEND_TLS}
 endpoints:
   - name: bench-rw
-    listen: 127.0.0.1:$SLUICE_RW_PORT
+    listen: 127.0.0.1:$rw_port
     mode: read-write
     nodes: [primary, ro1, ro2]
-    weights: {primary: 0, ro1: 100, ro2: 100}
+    weights: {primary: 0, ro1: 100, ro2: 100}$consistency
   - name: bench-primary
-    listen: 127.0.0.1:$SLUICE_PRIMARY_PORT
+    listen: 127.0.0.1:$primary_port
     mode: read-write
-$primary_endpoint
-admin: {listen: 127.0.0.1:$SLUICE_ADMIN_PORT, token: ""}
+$primary_endpoint$consistency
+admin: {listen: 127.0.0.1:$admin_port, token: ""}
 EOF
 }
 
-start_sluice() {
-  build_if_needed
-  require_free_port "$SLUICE_RW_PORT"
-  require_free_port "$SLUICE_PRIMARY_PORT"
-  require_free_port "$SLUICE_ADMIN_PORT"
-  write_sluice_config
+# launch_sluice JAR CONFIG LOG: starts a Sluice in the background; its pid in LAUNCHED_PID.
+LAUNCHED_PID=""
+launch_sluice() {
+  local jar="$1" config="$2" log="$3"
   local -a java_opts=()
   read -r -a java_opts <<<"${SLUICE_JAVA_OPTS:-}"
-  info "Starting Sluice on :$SLUICE_RW_PORT (primary + 2 replicas) and :$SLUICE_PRIMARY_PORT (reads on the primary)"
-  java "${java_opts[@]}" -jar "$SLUICE_JAR" run --config "$WORK/sluice-bench.yaml" >"$WORK/sluice.log" 2>&1 &
-  SLUICE_PID=$!
-  local port deadline=$((SECONDS + STARTUP_TIMEOUT_S))
-  for port in "$SLUICE_RW_PORT" "$SLUICE_PRIMARY_PORT"; do
+  java "${java_opts[@]}" -jar "$jar" run --config "$config" >"$log" 2>&1 &
+  LAUNCHED_PID=$!
+}
+
+# await_sluice NAME PID CONFIG LOG PORT...: waits until the Sluice answers queries on every PORT.
+await_sluice() {
+  local name="$1" pid="$2" config="$3" log="$4" port deadline=$((SECONDS + STARTUP_TIMEOUT_S))
+  shift 4
+  for port in "$@"; do
     until mariadb --no-defaults -h127.0.0.1 -P"$port" -uapp -papp --connect-timeout=2 -e 'SELECT 1' >/dev/null 2>&1; do
-      if ! kill -0 "$SLUICE_PID" 2>/dev/null || ((SECONDS >= deadline)); then
-        tail -n 30 "$WORK/sluice.log" >&2
-        die "Sluice did not answer on :$port (log above; config $WORK/sluice-bench.yaml)"
+      if ! kill -0 "$pid" 2>/dev/null || ((SECONDS >= deadline)); then
+        tail -n 30 "$log" >&2
+        die "$name did not answer on :$port (log above; config $config)"
       fi
       sleep 0.2
     done
   done
 }
 
+start_sluice() {
+  build_if_needed >&2 # Maven's output (even -q prints colour resets) stays off stdout, which has the results
+  require_free_port "$SLUICE_RW_PORT"
+  require_free_port "$SLUICE_PRIMARY_PORT"
+  require_free_port "$SLUICE_ADMIN_PORT"
+  if ((BASELINE)); then
+    require_free_port "$BASELINE_RW_PORT"
+    require_free_port "$BASELINE_PRIMARY_PORT"
+    require_free_port "$BASELINE_ADMIN_PORT"
+  fi
+  write_sluice_config "$WORK/sluice-bench.yaml" "$SLUICE_RW_PORT" "$SLUICE_PRIMARY_PORT" "$SLUICE_ADMIN_PORT"
+  info "Starting Sluice on :$SLUICE_RW_PORT (primary + 2 replicas) and :$SLUICE_PRIMARY_PORT (reads on the primary)"
+  launch_sluice "$SLUICE_JAR" "$WORK/sluice-bench.yaml" "$WORK/sluice.log"
+  SLUICE_PID=$LAUNCHED_PID
+  if ((BASELINE)); then
+    write_sluice_config "$WORK/sluice-bench-baseline.yaml" "$BASELINE_RW_PORT" "$BASELINE_PRIMARY_PORT" "$BASELINE_ADMIN_PORT"
+    info "Starting Sluice ($BASELINE_LABEL) from $(baseline_source) on :$BASELINE_RW_PORT and :$BASELINE_PRIMARY_PORT"
+    launch_sluice "$BASELINE_JAR" "$WORK/sluice-bench-baseline.yaml" "$WORK/sluice-baseline.log"
+    BASELINE_PID=$LAUNCHED_PID
+  fi
+  await_sluice Sluice "$SLUICE_PID" "$WORK/sluice-bench.yaml" "$WORK/sluice.log" "$SLUICE_RW_PORT" "$SLUICE_PRIMARY_PORT"
+  if ((BASELINE)); then
+    await_sluice "Sluice ($BASELINE_LABEL)" "$BASELINE_PID" "$WORK/sluice-bench-baseline.yaml" "$WORK/sluice-baseline.log" \
+      "$BASELINE_RW_PORT" "$BASELINE_PRIMARY_PORT"
+  fi
+}
+
+# baseline_source: where the baseline jar comes from, for messages and the report.
+baseline_source() {
+  if [[ -n "$BASELINE_REF" ]]; then
+    printf '%s (%s)\n' "$BASELINE_REF" "$(git -C "$SLUICE_ROOT" rev-parse --short "$BASELINE_COMMIT")"
+  else
+    printf '%s\n' "$BASELINE_JAR"
+  fi
+}
+
 # ---------------------------------------------------------------------------------------
 # Measuring
 
-# Paths per test: "label|port" lines, in the order direct, TCP hop, Sluice.
+# Paths per test: "label|port" lines, in the order direct, TCP hop, Sluice, and with a baseline
+# Sluice (LABEL).
 paths_for() {
   if [[ "$1" == oltp_read_only ]]; then
     echo "direct → ro1|$PORT_RO1"
     echo "HAProxy → ro1|$HAPROXY_REPLICA_PORT"
     ((SKIP_SLUICE)) || echo "Sluice → ro1, ro2|$SLUICE_RW_PORT"
+    ((!BASELINE)) || echo "Sluice ($BASELINE_LABEL) → ro1, ro2|$BASELINE_RW_PORT"
   else
     echo "direct → primary|$PORT_PRIMARY"
     echo "HAProxy → primary|$HAPROXY_PRIMARY_PORT"
     ((SKIP_SLUICE)) || echo "Sluice → primary|$SLUICE_PRIMARY_PORT"
+    ((!BASELINE)) || echo "Sluice ($BASELINE_LABEL) → primary|$BASELINE_PRIMARY_PORT"
   fi
 }
 
@@ -423,11 +570,17 @@ results_markdown() {
     done
   done
   echo
-  echo "| test | Sluice / TCP hop (tps), by round | Sluice / TCP hop, median | TCP hop / direct, median |"
-  echo "|---|---|--:|--:|"
+  local before="Sluice ($BASELINE_LABEL)"
+  if ((BASELINE)); then
+    echo "| test | Sluice / TCP hop (tps), by round | Sluice / TCP hop, median | TCP hop / direct, median | Sluice / $before (tps), by round | Sluice / $before, median |"
+    echo "|---|---|--:|--:|---|--:|"
+  else
+    echo "| test | Sluice / TCP hop (tps), by round | Sluice / TCP hop, median | TCP hop / direct, median |"
+    echo "|---|---|--:|--:|"
+  fi
   for test in "${TEST_LIST[@]}"; do
     mapfile -t paths < <(paths_for "$test")
-    local direct="${paths[0]%%|*}" hop_label="${paths[1]%%|*}" hop_ratios=()
+    local direct="${paths[0]%%|*}" hop_label="${paths[1]%%|*}" hop_ratios=() baseline_ratios=()
     ratios=()
     for ((round = 1; round <= ROUNDS; round++)); do
       hop="${TPS["$test|$hop_label|$round"]}"
@@ -436,9 +589,20 @@ results_markdown() {
         sluice="${TPS["$test|${paths[2]%%|*}|$round"]}"
         ratios+=("$(ratio "$sluice" "$hop")")
       fi
+      if ((BASELINE)); then
+        baseline_ratios+=("$(ratio "$sluice" "${TPS["$test|${paths[3]%%|*}|$round"]}")")
+      fi
     done
     if ((SKIP_SLUICE)); then
       printf '| %s | not measured (--skip-sluice) | – | %s |\n' "$test" "$(median "${hop_ratios[@]}")"
+    elif ((BASELINE)); then
+      printf '| %s | %s | **%s** | %s | %s | **%s** |\n' "$test" "$(
+        IFS=/
+        echo "${ratios[*]}"
+      )" "$(median "${ratios[@]}")" "$(median "${hop_ratios[@]}")" "$(
+        IFS=/
+        echo "${baseline_ratios[*]}"
+      )" "$(median "${baseline_ratios[@]}")"
     else
       printf '| %s | %s | **%s** | %s |\n' "$test" "$(
         IFS=/
@@ -448,11 +612,30 @@ results_markdown() {
   done
 }
 
+# shell_word WORD: WORD as the shell would need it, quoted only when it must be.
+shell_word() {
+  if [[ "$1" =~ ^[A-Za-z0-9_./:=,@+~^-]+$ ]]; then
+    printf '%s' "$1"
+  else
+    printf "'%s'" "${1//\'/\'\\\'\'}"
+  fi
+}
+
+# The options of this run that are not there by default and that the command line shown in the
+# report does not otherwise give (empty in a default run).
+extra_options() {
+  [[ -z "$CONSISTENCY" ]] || printf ' --consistency %s' "$CONSISTENCY"
+  [[ -z "$BASELINE_REF" ]] || printf ' --baseline-ref %s' "$(shell_word "$BASELINE_REF")"
+  [[ -z "$BASELINE_JAR" || -n "$BASELINE_REF" ]] || printf ' --baseline-jar %s' "$(shell_word "$BASELINE_JAR")"
+  [[ "$BASELINE_LABEL" == before ]] || printf ' --baseline-label %s' "$(shell_word "$BASELINE_LABEL")"
+  [[ "$SECTION_TITLE" == "$DEFAULT_SECTION_TITLE" ]] || printf ' --section-title %s' "$(shell_word "$SECTION_TITLE")"
+}
+
 commands_markdown() {
   local test line
   local -a paths extra
   echo '```sh'
-  echo "# sluice-bench/scripts/sysbench-compare.sh --time $TIME_S --threads $THREADS --rounds $ROUNDS --tests $TESTS --warmup $WARMUP_S --proxy-base-port $PROXY_BASE_PORT$( ((SKIP_SLUICE)) && echo ' --skip-sluice')"
+  echo "# sluice-bench/scripts/sysbench-compare.sh --time $TIME_S --threads $THREADS --rounds $ROUNDS --tests $TESTS --warmup $WARMUP_S --proxy-base-port $PROXY_BASE_PORT$( ((SKIP_SLUICE)) && echo ' --skip-sluice')$(extra_options)"
   echo "sysbench oltp_common $(sysbench_common "$PORT_PRIMARY" | paste -sd' ') prepare"
   for test in "${TEST_LIST[@]}"; do
     mapfile -t paths < <(paths_for "$test")
@@ -476,12 +659,44 @@ commands_markdown() {
     cat "$WORK/sluice-bench.yaml"
     echo '```'
   fi
+  if ((BASELINE)); then
+    echo
+    echo "Sluice ($BASELINE_LABEL) (\`java ${SLUICE_JAVA_OPTS:-} -jar sluice-baseline.jar run --config sluice-bench-baseline.yaml\`,"
+    echo "the jar $(baseline_markdown)): the same configuration but for its ports,"
+    echo "\`bench-rw\` on $BASELINE_RW_PORT, \`bench-primary\` on $BASELINE_PRIMARY_PORT, admin on $BASELINE_ADMIN_PORT."
+  fi
+}
+
+# baseline_markdown: where the baseline jar came from, for the report.
+baseline_markdown() {
+  if [[ -n "$BASELINE_REF" ]]; then
+    echo "built from \`$BASELINE_REF\` ($(git -C "$SLUICE_ROOT" log -1 --format='%h, %cs' "$BASELINE_COMMIT")) by \`mvn -B -q -DskipTests -pl sluice-server -am package\` in a git worktree"
+  else
+    echo "\`$BASELINE_JAR\`"
+  fi
+}
+
+# current_markdown: the commit the current jar is built from.
+current_markdown() {
+  local commit dirty=""
+  commit="$(git -C "$SLUICE_ROOT" log -1 --format='%h, %cs' 2>/dev/null)" || { echo "the working tree"; return 0; }
+  [[ -z "$(git -C "$SLUICE_ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ]] || dirty=" plus uncommitted changes"
+  echo "commit $commit$dirty"
 }
 
 section_markdown() {
   local cpu memory java_version="" skipped_note=""
   if ((SKIP_SLUICE)); then
     skipped_note="- Sluice was not measured in this run (--skip-sluice)."
+  fi
+  if [[ -n "$CONSISTENCY" ]]; then
+    skipped_note="- Consistency: \`consistency: $CONSISTENCY\` on every Sluice endpoint$( ((BASELINE)) && echo ", in both instances")."
+  fi
+  if ((BASELINE)); then
+    skipped_note+="${skipped_note:+$'\n'}- Before/after: *Sluice* is \`sluice-server/target/sluice.jar\` of $(current_markdown);
+  *Sluice ($BASELINE_LABEL)* is the jar $(baseline_markdown).
+  Both run throughout, with the same configuration on their own ports, and are two paths of every test,
+  interleaved and rotated with the others; *Sluice / Sluice ($BASELINE_LABEL)* is their tps ratio."
   fi
   cpu="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
   memory="$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
@@ -534,6 +749,7 @@ main() {
   trap 'exit 130' INT
   trap 'exit 143' TERM
 
+  build_baseline
   start_sandbox
   prepare_tables
   start_haproxy

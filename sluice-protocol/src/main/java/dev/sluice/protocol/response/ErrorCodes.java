@@ -26,10 +26,26 @@ public final class ErrorCodes {
     public static final int ER_NET_READ_INTERRUPTED = 1159;
     /** 08004: the client cannot do the server's auth plugin. */
     public static final int ER_NOT_SUPPORTED_AUTH_MODE = 1251;
+    /** HY000: the thread id a KILL names does not exist. */
+    public static final int ER_NO_SUCH_THREAD = 1094;
+    /** HY000: a KILL of another account's thread without the privilege to. */
+    public static final int ER_KILL_DENIED_ERROR = 1095;
+    /** HY000: too many failed logins from a host (and account). */
+    public static final int ER_HOST_IS_BLOCKED = 1129;
+    /** HY000: the host may not connect at all. */
+    public static final int ER_HOST_NOT_PRIVILEGED = 1130;
+    /** HY000: a prepared statement id the server does not know. */
+    public static final int ER_UNKNOWN_STMT_HANDLER = 1243;
+    /** 42000: max_prepared_stmt_count reached. */
+    public static final int ER_MAX_PREPARED_STMT_COUNT_REACHED = 1461;
     /** HY000: e.g. --read-only. */
     public static final int ER_OPTION_PREVENTS_STATEMENT = 1290;
     /** 70100. */
     public static final int ER_QUERY_INTERRUPTED = 1317;
+    /** HY000: a binary-protocol command too short for its fixed part. */
+    public static final int ER_MALFORMED_PACKET = 1835;
+    /** The client library's "Lost connection to server during query", sent by Sluice for a lost backend. */
+    public static final int CR_SERVER_LOST = 2013;
 
     public static final String SQLSTATE_GENERAL = "HY000";
     public static final String SQLSTATE_COMMUNICATION = "08S01";

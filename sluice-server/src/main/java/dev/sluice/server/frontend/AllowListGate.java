@@ -1,5 +1,6 @@
 package dev.sluice.server.frontend;
 
+import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.server.net.Cidr;
 import dev.sluice.server.runtime.EndpointRuntime;
@@ -13,11 +14,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Refuses a client whose address is not in the endpoint's allow-list, right after connect and
  * before any greeting, with the error a server gives a host it does not know. Reads the list at
- * each connection, so a change applies from the next connection (SPEC §8).
+ * each connection, so a change applies from the next connection (BEHAVIOUR §8).
  */
 final class AllowListGate extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(AllowListGate.class);
-    private static final int ER_HOST_NOT_PRIVILEGED = 1130;
 
     private final EndpointRuntime endpoint;
 
@@ -36,7 +36,7 @@ final class AllowListGate extends ChannelInboundHandlerAdapter {
         // RFC 5952 form, as the server writes it: ::1, not 0:0:0:0:0:0:0:1.
         String host = io.netty.util.NetUtil.toAddressString(remote.getAddress());
         LOG.info("endpoint '{}': refused {} (not in its allow list)", endpoint.name(), host);
-        ctx.writeAndFlush(Replies.error(ctx.alloc(), 0, Capabilities.CLIENT_PROTOCOL_41, ER_HOST_NOT_PRIVILEGED,
+        ctx.writeAndFlush(Replies.error(ctx.alloc(), 0, Capabilities.CLIENT_PROTOCOL_41, ErrorCodes.ER_HOST_NOT_PRIVILEGED,
                 "HY000", "Host '" + host + "' is not allowed to connect to endpoint '" + endpoint.name()
                         + "': its address is not in the endpoint's allow list"))
                 .addListener(ChannelFutureListener.CLOSE);

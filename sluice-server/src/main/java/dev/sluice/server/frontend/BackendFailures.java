@@ -13,14 +13,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a session does when one of its backends fails (SPEC §4): a read that had not started to
+ * What a session does when one of its backends fails (BEHAVIOUR §4): a read that had not started to
  * answer is routed again and the client sees no error; a failure mid-answer or inside a
  * transaction on the primary ends the client connection, as going direct would; otherwise the
  * client gets an error that says the statement may or may not have run, and the session goes on.
  */
 final class BackendFailures {
     private static final Logger LOG = LoggerFactory.getLogger(BackendFailures.class);
-    private static final int ER_LOST_BACKEND = 2013;
 
     private final ClientSession session;
     private final ReadRetries retries;
@@ -55,7 +54,7 @@ final class BackendFailures {
         }
         session.commandDone();
         done.onFailure(backend, cause);
-        session.commandFailed(ER_LOST_BACKEND, ErrorCodes.SQLSTATE_GENERAL, "Lost connection to backend '"
+        session.commandFailed(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_GENERAL, "Lost connection to backend '"
                 + backend.nodeName() + "' during query; the statement may or may not have run. Retry it");
     }
 
@@ -80,7 +79,7 @@ final class BackendFailures {
     }
 
     /**
-     * A backend failed one of the session's session commands: it leaves the session (SPEC §3), and
+     * A backend failed one of the session's session commands: it leaves the session (BEHAVIOUR §3), and
      * the session's later reads go to the nodes whose state still matches.
      */
     void failedSessionCommand(BackendConnection backend) {

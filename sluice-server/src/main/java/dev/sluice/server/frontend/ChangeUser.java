@@ -62,7 +62,7 @@ final class ChangeUser {
         String host = session.identity().clientHost();
         Optional<String> blocked = FailedLogins.accountRefusal(session.proxy().clientSecurity().logins(), host, user);
         if (blocked.isPresent()) {
-            session.commandFailed(FailedLogins.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL, blocked.get());
+            session.commandFailed(ErrorCodes.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL, blocked.get());
             return;
         }
         check(plugin, answer, true);

@@ -103,7 +103,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
         String host = clientHost(ctx);
         Optional<String> blocked = FailedLogins.addressRefusal(proxy.clientSecurity().logins(), host);
         if (blocked.isPresent()) {
-            refuse(ctx, 0, FailedLogins.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL, blocked.get());
+            refuse(ctx, 0, ErrorCodes.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL, blocked.get());
             return;
         }
         if (!endpoint.trySessionStarted()) {
@@ -196,7 +196,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
             Optional<String> accountBlocked = FailedLogins.accountRefusal(proxy.clientSecurity().logins(),
                     clientHost(ctx), login.username());
             if (accountBlocked.isPresent()) {
-                refuse(ctx, nextSequence, FailedLogins.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL,
+                refuse(ctx, nextSequence, ErrorCodes.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL,
                         accountBlocked.get());
                 return;
             }
@@ -322,7 +322,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
      * Opens the session's first backend connection and completes the login. When that node cannot
      * be reached (the primary just died and the monitor has not seen it yet), a read-write session
      * is not refused: the node is reported to the monitor, which takes it out at once, and the
-     * session starts on the node chosen next — a readable replica — so reads keep working (SPEC §4).
+     * session starts on the node chosen next — a readable replica — so reads keep working (BEHAVIOUR §4).
      *
      * <p>Before that, a connection the kernel failed at once (refused or reset while connecting,
      * which epoll reports as NotYetConnectedException) is tried once more on the same node: under

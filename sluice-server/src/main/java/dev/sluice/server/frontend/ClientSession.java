@@ -9,6 +9,7 @@ import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.protocol.stream.ResponseTracker;
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.backend.ResponseSink;
+import dev.sluice.server.consistency.ConsistentReads;
 import dev.sluice.routing.RouteReason;
 import dev.sluice.routing.session.RoutingSession;
 import dev.sluice.routing.sql.ClientCharset;
@@ -53,7 +54,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     private final Commands commands;
     private final RoutingSession routing;
     private final RouteExecutor executor;
-    private final ConsistentReads consistency;
+    private final ConsistentReads<RoutedCommand> consistency;
     private final ReadRetries retries = new ReadRetries();
     private final DeferredBegin deferredBegin = new DeferredBegin();
     private final BackendFailures failures = new BackendFailures(this, retries);
@@ -88,7 +89,8 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         this.departures = new NodeDepartures(connectionId, client, endpoint::view, routing, backends, forwarder,
                 inbox::commandRunning, proxy.config().monitor().queryTimeout());
         this.executor = new RouteExecutor(this);
-        this.consistency = new ConsistentReads(this);
+        this.consistency = new ConsistentReads<>(new ConsistentReadSession(this), proxy.metrics(), endpoint.name(),
+                () -> proxy.primaryPositions().next());
         this.commands = new Commands(this);
     }
 
@@ -147,7 +149,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         return commands;
     }
 
-    ConsistentReads consistency() {
+    ConsistentReads<RoutedCommand> consistency() {
         return consistency;
     }
 
@@ -230,7 +232,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
      * Keeps a copy of a read about to go to a replica (outside a transaction, or before the first
      * write of a split one): should the replica fail — or refuse the session's state — before any
      * byte of the answer reached the client, the read is routed again and the client sees no error
-     * (SPEC §3, §4). Taken before the packet is adapted to the node, so a retry
+     * (BEHAVIOUR §3, §4). Taken before the packet is adapted to the node, so a retry
      * can adapt it to another.
      */
     void keepForRetry(RoutedCommand read, int nodeId) {

@@ -11,24 +11,17 @@ import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.routing.RouteDecision;
 import dev.sluice.routing.Router;
 import dev.sluice.routing.sql.SqlClassifier;
-import dev.sluice.routing.session.RoutingSession;
 import dev.sluice.routing.sql.ClientCharset;
-import dev.sluice.routing.sql.SessionCommand;
 import dev.sluice.routing.sql.Statement;
 import dev.sluice.server.backend.InternalQuery;
 import dev.sluice.server.runtime.NodeRef;
-import java.nio.charset.StandardCharsets;
 import io.netty.buffer.ByteBuf;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Dispatches each client command by its command byte to the handler that knows where it runs
  * and what its response looks like.
  */
 final class Commands {
-    /** COM_STMT_BULK_EXECUTE (MariaDB): like EXECUTE, for arrays of parameters. */
-    static final int COM_STMT_BULK_EXECUTE = 0xFA;
 
     private final ClientSession session;
     private final PreparedCommands prepared;
@@ -85,14 +78,12 @@ final class Commands {
                 || command == COM_QUIT;
     }
 
-    /** ER_MALFORMED_PACKET, as the server answers a binary-protocol command too short for its fixed part. */
-    static final int ER_MALFORMED_PACKET = 1835;
+    /** ErrorCodes.ER_MALFORMED_PACKET, as the server answers a binary-protocol command too short for its fixed part. */
 
     /**
      * The fixed part (command byte included) of the commands whose fields Sluice reads at fixed
-     * offsets. A shorter packet — garbage, or a client bug — must not be read past its end (found by
-     * the network fuzz test: an IndexOutOfBoundsException there left the frame unreleased and the
-     * session waiting forever).
+     * offsets. A shorter packet (garbage, or a client bug) must not be read past its end: the
+     * exception would leave the frame unreleased and the session waiting for ever.
      */
     private static int fixedPart(int command) {
         return switch (command) {
@@ -116,7 +107,7 @@ final class Commands {
         }
         frame.release();
         if (command != COM_STMT_CLOSE && command != COM_STMT_SEND_LONG_DATA) {
-            session.replies().error(ER_MALFORMED_PACKET, "HY000", "Malformed communication packet");
+            session.replies().error(ErrorCodes.ER_MALFORMED_PACKET, "HY000", "Malformed communication packet");
         }
         return true;
     }
@@ -156,7 +147,7 @@ final class Commands {
     }
 
     /**
-     * Transaction pool (SPEC §7): the backend connection that ran the client's previous statement
+     * Transaction pool (BEHAVIOUR §7): the backend connection that ran the client's previous statement
      * may be serving another client now. {@code SELECT ROW_COUNT()} is answered from the client's
      * own last OK, a plain {@code SELECT FOUND_ROWS()} after a plain result set from its row count
      * (returns false: the command is done); a statement with SQL_CALC_FOUND_ROWS keeps
@@ -277,7 +268,7 @@ final class Commands {
         });
     }
 
-    private int multiStatementOption = -1;
+    private int multiStatementOption = SessionState.NO_OPTION;
 
     int multiStatementOption() {
         return multiStatementOption;
@@ -285,70 +276,14 @@ final class Commands {
 
     private void resetConnection(ByteBuf frame) {
         session.statements().clear();
-        multiStatementOption = -1;
+        multiStatementOption = SessionState.NO_OPTION;
         session.resetRoutingState();
         everywhere(frame, ResponseKind.SINGLE, CommandListener.NONE);
     }
 
-    /**
-     * Replicas stay in autocommit whatever the client set: a replica never sees the client's
-     * COMMIT (it goes to the primary), so an implicit transaction there would pin its reads to an
-     * ever older snapshot. Reads a replica serves are single statements anyway.
-     */
-    static final String AUTOCOMMIT_ON = "SET autocommit=1";
-
     static void keepAutocommit(ClientSession session, BackendConnection replica) {
-        replica.send(InternalQuery.queryPacket(replica.channel().alloc().buffer(), AUTOCOMMIT_ON), ResponseKind.RESULT,
-                new SessionCommandSink(session));
-    }
-
-    /**
-     * What a newly opened backend runs first to take on the session's state (USE, SET …), in the
-     * order the client sent it. The connection starts in the character set of the client's login;
-     * each command is sent in the one the client wrote it in, so a command with non-ASCII names
-     * sent under another character set than the one in force at that point of the replay is
-     * preceded by a {@code SET character_set_client} to its own, and the replay ends in the
-     * client's current one.
-     */
-    List<ReplayCommand> replayCommands(int nodeId) {
-        List<ReplayCommand> out = new ArrayList<>();
-        io.netty.buffer.ByteBufAllocator alloc = session.client().alloc();
-        if (multiStatementOption >= 0) {
-            ByteBuf p = alloc.buffer(Packets.HEADER_SIZE + 3);
-            p.writeMediumLE(3).writeByte(0).writeByte(COM_SET_OPTION).writeShortLE(multiStatementOption);
-            out.add(new ReplayCommand(p, ResponseKind.SINGLE));
-        }
-        RoutingSession routing = session.routing();
-        ClientCharset inForce = routing.loginCharset();
-        for (SessionCommand command : routing.replayHistory()) {
-            if (!command.isAscii() && !command.charset().equals(inForce)) {
-                out.add(replayed(alloc, CLIENT_CHARSET + command.charset().name()));
-                inForce = command.charset();
-            }
-            out.add(new ReplayCommand(queryPacket(alloc, command.bytes()), ResponseKind.RESULT));
-            inForce = command.setsClientCharset().orElse(inForce);
-        }
-        if (!inForce.equals(routing.clientCharset())) {
-            out.add(replayed(alloc, CLIENT_CHARSET + routing.clientCharset().name()));
-        }
-        boolean replica = session.endpoint().view().topology().node(nodeId).map(n -> !n.isPrimary()).orElse(false);
-        if (replica && !routing.autocommit()) {
-            out.add(replayed(alloc, AUTOCOMMIT_ON));
-        }
-        return out;
-    }
-
-    private static final String CLIENT_CHARSET = "SET character_set_client = ";
-
-    private static ReplayCommand replayed(io.netty.buffer.ByteBufAllocator alloc, String asciiSql) {
-        return new ReplayCommand(InternalQuery.queryPacket(alloc.buffer(), asciiSql), ResponseKind.RESULT);
-    }
-
-    /** A COM_QUERY packet of the statement text {@code sql}, bytes as they are. */
-    private static ByteBuf queryPacket(io.netty.buffer.ByteBufAllocator alloc, byte[] sql) {
-        ByteBuf out = alloc.buffer(Packets.HEADER_SIZE + 1 + sql.length);
-        out.writeMediumLE(1 + sql.length).writeByte(0).writeByte(COM_QUERY).writeBytes(sql);
-        return out;
+        replica.send(InternalQuery.queryPacket(replica.channel().alloc().buffer(), SessionState.AUTOCOMMIT_ON),
+                ResponseKind.RESULT, new SessionCommandSink(session));
     }
 
     private void unsupported(int command, ByteBuf frame) {

@@ -3,7 +3,7 @@ package dev.sluice.server.frontend;
 import io.netty.buffer.ByteBuf;
 
 /**
- * Transaction splitting (SPEC §6): the client's BEGIN, held back until the transaction's first
+ * Transaction splitting (BEHAVIOUR §6): the client's BEGIN, held back until the transaction's first
  * write, when it is sent to the primary just before that write. A split transaction that never
  * writes never reaches the primary, and the held packet is simply released.
  */

@@ -1,5 +1,6 @@
 package dev.sluice.server.frontend;
 
+import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.server.auth.LoginThrottle;
 import java.time.Duration;
 import java.util.Optional;
@@ -13,8 +14,7 @@ import org.slf4j.LoggerFactory;
  */
 final class FailedLogins {
     private static final Logger LOG = LoggerFactory.getLogger(FailedLogins.class);
-    /** ER_HOST_IS_BLOCKED: what a server answers an address it blocked for failed logins. */
-    static final int ER_HOST_IS_BLOCKED = 1129;
+    /** ErrorCodes.ER_HOST_IS_BLOCKED: what a server answers an address it blocked for failed logins. */
     /** A block shorter than a second is announced as one second, never as zero. */
     private static final long MIN_ANNOUNCED_SECONDS = 1;
 

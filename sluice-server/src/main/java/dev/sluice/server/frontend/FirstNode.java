@@ -12,7 +12,7 @@ import java.util.OptionalInt;
 /**
  * The node a session's first backend connection goes to (the login check, the first command that
  * needs no particular node): its replica on a read-only endpoint, else the primary — or, when the
- * primary is down, a readable replica, so that reads keep working (SPEC §4).
+ * primary is down, a readable replica, so that reads keep working (BEHAVIOUR §4).
  */
 final class FirstNode {
     private FirstNode() {

@@ -33,9 +33,6 @@ final class PreparedCommands {
     private static final int EXECUTE_PARAMS_OFFSET = EXECUTE_FLAGS_OFFSET + 1 + 4;
     private static final int CURSOR_FLAGS = 0x07;
     private static final int MAX_STATEMENTS = 16_382;
-    private static final int ER_UNKNOWN_STMT_HANDLER = 1243;
-    private static final int ER_MAX_PREPARED_STMT_COUNT_REACHED = 1461;
-    private static final int ER_LOST_BACKEND = 2013;
 
     private final ClientSession session;
 
@@ -79,7 +76,7 @@ final class PreparedCommands {
         ByteBuf frame = OwnConnectionId.replaced(session, packet);
         if (session.statements().size() >= MAX_STATEMENTS) {
             frame.release();
-            session.replies().error(ER_MAX_PREPARED_STMT_COUNT_REACHED, "42000", "Can't create more than "
+            session.replies().error(ErrorCodes.ER_MAX_PREPARED_STMT_COUNT_REACHED, "42000", "Can't create more than "
                     + MAX_STATEMENTS + " prepared statements in one session; close the ones you no longer use");
             return;
         }
@@ -172,7 +169,7 @@ final class PreparedCommands {
             int node = longData.nodeId();
             if (!longData.is(session.backends().ready(node))) {
                 frame.release();
-                session.replies().error(ER_LOST_BACKEND, "HY000", "The long data sent for statement (" + ps.clientId()
+                session.replies().error(ErrorCodes.CR_SERVER_LOST, "HY000", "The long data sent for statement (" + ps.clientId()
                         + ") was lost with Sluice's connection to its backend; send it again, then execute");
                 return;
             }
@@ -288,7 +285,7 @@ final class PreparedCommands {
         Optional<PreparedStatement> ps = session.statements().get(clientId);
         if (ps.isEmpty()) {
             frame.release();
-            session.replies().error(ER_UNKNOWN_STMT_HANDLER, "HY000", "Unknown prepared statement handler ("
+            session.replies().error(ErrorCodes.ER_UNKNOWN_STMT_HANDLER, "HY000", "Unknown prepared statement handler ("
                     + Integer.toUnsignedString(clientId) + ") given to " + where);
         }
         return ps;

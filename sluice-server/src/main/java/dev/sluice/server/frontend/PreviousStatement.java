@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 /**
  * What {@code LAST_INSERT_ID()} and {@code ROW_COUNT()} must answer for one client, kept by Sluice
- * itself (SPEC §7). With a transaction pool the backend connection that ran a statement goes back
+ * itself (BEHAVIOUR §7). With a transaction pool the backend connection that ran a statement goes back
  * to the pool when it ends and serves other clients, so it no longer knows the client's answers;
  * the client's OK packets do:
  * <ul>

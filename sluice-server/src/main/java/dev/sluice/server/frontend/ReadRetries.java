@@ -6,7 +6,7 @@ import io.netty.buffer.ByteBuf;
 import java.util.function.Consumer;
 
 /**
- * The session's read kept for a retry (SPEC §4): should its replica fail before any byte of the
+ * The session's read kept for a retry (BEHAVIOUR §4): should its replica fail before any byte of the
  * answer reached the client, the read is routed again and the client sees no error. At most one
  * read is kept, the current command's; a read is tried on at most {@link ReadRetry#MAX_ATTEMPTS}
  * nodes.

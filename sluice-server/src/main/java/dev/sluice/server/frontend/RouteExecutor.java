@@ -43,7 +43,7 @@ final class RouteExecutor {
         } else if (decision instanceof RouteDecision.ToReplica r) {
             toReplica(c, r);
         } else if (decision instanceof RouteDecision.NeedPrimaryPosition n) {
-            session.consistency().atPrimaryPosition(c, n);
+            session.consistency().atPrimaryPosition(c, n.onTimeout());
         } else if (c.binary() && !(decision instanceof RouteDecision.Reject)) {
             // Session commands and Sluice's own answers do not exist in the binary protocol: the
             // primary runs a prepared one.
@@ -84,7 +84,7 @@ final class RouteExecutor {
                 && session.endpoint().config().policy().transactionSplitting()) {
             session.routing().onStatementSent(c.statement(), c.decision());
             if (session.routing().transactionSplittable()) {
-                // SPEC §6: the transaction opens on the primary only when its first write comes.
+                // BEHAVIOUR §6: the transaction opens on the primary only when its first write comes.
                 routed(null, "local", c.decision());
                 session.deferBegin(c.frame());
                 return;
@@ -115,7 +115,7 @@ final class RouteExecutor {
         }
         if (statement.has(StatementProperty.LAST_INSERT_ID) && session.transactionPool()) {
             // The connection may have run other clients' INSERTs since this client's last one:
-            // it gets this client's value first (SPEC §7).
+            // it gets this client's value first (BEHAVIOUR §7).
             session.sendBefore(node, InternalQuery.queryPacket(session.client().alloc().buffer(),
                     "SET @@session.last_insert_id = " + session.previous().lastInsertId()));
         }
@@ -247,7 +247,7 @@ final class RouteExecutor {
 
     /**
      * {@code SELECT ROW_COUNT()} or {@code SELECT FOUND_ROWS()} under a transaction pool: answered
-     * from what the client's own previous statement returned (SPEC §7).
+     * from what the client's own previous statement returned (BEHAVIOUR §7).
      */
     void answerNumber(String column, long value) {
         List<String> row = new ArrayList<>(1);

@@ -1,15 +1,13 @@
 package dev.sluice.server.frontend;
 
 import dev.sluice.routing.sql.ClientCharset;
-import dev.sluice.routing.sql.SessionCommand;
 import dev.sluice.server.backend.LoginRequest;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * A client session as its backend connections see it: the login they are opened with, and the
- * state (schema, SET history, COM_SET_OPTION) a connection must be given before it serves the
- * session. The state tag lets a pool hand over a connection that already carries it as it is.
+ * {@link SessionState} a connection must be given before it serves the session.
  */
 final class SessionBackendState implements BackendState {
     private final ClientSession session;
@@ -35,26 +33,26 @@ final class SessionBackendState implements BackendState {
         return session.routing().schema().or(session::database);
     }
 
+    /** The session's state now. */
+    SessionState state() {
+        return new SessionState(schema(), session.routing().loginCharset(), session.routing().clientCharset(),
+                session.commands().multiStatementOption(), session.routing().replayHistory(),
+                session.routing().autocommit());
+    }
+
     @Override
     public String stateTag() {
-        return tag(schema(), session.routing().replayHistory(), session.commands().multiStatementOption());
+        return state().tag();
     }
 
     @Override
     public String freshTag(Optional<String> schema) {
-        return tag(schema, List.of(), -1);
+        return SessionState.freshTag(schema);
     }
 
     @Override
     public List<ReplayCommand> replay(int nodeId) {
-        return session.commands().replayCommands(nodeId);
-    }
-
-    private static String tag(Optional<String> schema, List<SessionCommand> history, int option) {
-        StringBuilder tag = new StringBuilder("db=").append(schema.orElse("")).append("\u0000opt=").append(option);
-        for (SessionCommand command : history) {
-            tag.append('\u0000').append(command.charset().name()).append(':').append(command.sql());
-        }
-        return tag.toString();
+        boolean replica = session.endpoint().view().topology().node(nodeId).map(n -> !n.isPrimary()).orElse(false);
+        return state().replay(session.client().alloc(), replica);
     }
 }

@@ -30,9 +30,9 @@ import java.util.function.Consumer;
 
 /**
  * The backend connections of one client session, by node, opened when first needed — directly,
- * or from the endpoint's pool (SPEC §7). Before a connection serves the session it is given the
+ * or from the endpoint's pool (BEHAVIOUR §7). Before a connection serves the session it is given the
  * session's state: a new one replays the session's SET history; a pooled one that carried
- * another session's state is reset (COM_RESET_CONNECTION) first. A connection's state tag says
+ * another session's state is reset (Command.COM_RESET_CONNECTION) first. A connection's state tag says
  * which state it carries, so a connection that already has it is used as it is.
  *
  * <p>Pool modes: {@code session} keeps connections for the session's life and returns them
@@ -42,7 +42,6 @@ import java.util.function.Consumer;
  * {@link #closeAll}).
  */
 final class SessionBackends {
-    private static final int COM_RESET_CONNECTION = 0x1F;
 
     private final EventLoop loop;
     private final BackendConnector connector;
@@ -253,7 +252,7 @@ final class SessionBackends {
     }
 
     private static ByteBuf resetPacket(BackendConnection b) {
-        return b.channel().alloc().buffer(5).writeMediumLE(1).writeByte(0).writeByte(COM_RESET_CONNECTION);
+        return b.channel().alloc().buffer(5).writeMediumLE(1).writeByte(0).writeByte(Command.COM_RESET_CONNECTION);
     }
 
     private static CompletableFuture<Void> runReplay(BackendConnection b, List<ReplayCommand> commands) {

@@ -19,7 +19,7 @@ import java.util.Optional;
  * from the same state (see {@link dev.sluice.server.pool.SetAnswers}) — when the session has no
  * backend connection yet, which is where a driver's connect-time SET finds it. The SET joins the
  * session's replay history like any other, and reaches a connection with the rest of the state
- * when one is needed; a pooled connection already in that state takes it as it is (SPEC §7).
+ * when one is needed; a pooled connection already in that state takes it as it is (BEHAVIOUR §7).
  */
 final class SetShortcut {
     private final ClientSession session;

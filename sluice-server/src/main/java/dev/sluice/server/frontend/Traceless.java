@@ -10,7 +10,7 @@ import java.util.Set;
 
 /**
  * Statements after which a connection carries nothing its state tag does not describe, so that
- * it can serve another session with the same tag without a reset (SPEC §7, session pool): SETs
+ * it can serve another session with the same tag without a reset (BEHAVIOUR §7, session pool): SETs
  * that are replayed (the tag lists them) and plain reads. Anything else may leave something a
  * next client must not see: a write (LAST_INSERT_ID, ROW_COUNT), a user variable, a lock, a
  * sequence's LASTVAL, SQL_CALC_FOUND_ROWS' count.
