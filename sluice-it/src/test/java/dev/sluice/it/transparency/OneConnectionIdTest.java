@@ -222,7 +222,8 @@ class OneConnectionIdTest {
                 Connection other = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + sluice.port("rw")
                         + "/?user=" + OTHER_USER + "&password=" + OTHER_PASSWORD + "&allowMultiQueries=true")) {
             long victimId = handshakeId(victim);
-            for (String sql : List.of("KILL " + victimId, "KILL QUERY " + victimId, "KILL " + victimId + "; SELECT 1")) {
+            for (String sql : List.of("KILL " + victimId, "KILL QUERY " + victimId,
+                    "KILL " + victimId + "; SELECT 1")) {
                 SQLException denied = catchThrowableOfType(() -> other.createStatement().execute(sql),
                         SQLException.class);
                 assertThat((Throwable) denied).as(sql).isNotNull();

@@ -25,7 +25,7 @@ final class ColumnNameText {
         this.kept = new ByteArrayOutputStream(to - from);
     }
 
-    /** The name of the item whose text runs from {@code from} (blanks and comments before it included) to {@code to}. */
+    /** The name of the item whose text runs from {@code from} (blanks and comments ahead included) to {@code to}. */
     static String of(byte[] text, int from, int to, ClientCharset charset) {
         ColumnNameText name = new ColumnNameText(text, from, to);
         name.skipLeadingBlanksAndComments();

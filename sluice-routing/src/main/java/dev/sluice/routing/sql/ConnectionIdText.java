@@ -73,7 +73,8 @@ public final class ConnectionIdText {
                 break;
             }
             statementStart = false;
-            if (lx.type == TokenType.PUNCT && (lx.punct == '(' || lx.punct == ')' || lx.punct == ',' || lx.punct == ';')) {
+            if (lx.type == TokenType.PUNCT
+                    && (lx.punct == '(' || lx.punct == ')' || lx.punct == ',' || lx.punct == ';')) {
                 statementStart = punctuation(lx.punct);
             } else if (lx.type == TokenType.WORD && lx.keyword == Keyword.SELECT) {
                 selects.push(new SelectItem(depth, lx.end));

@@ -31,7 +31,8 @@ class KillStatementTest {
     @Test
     void otherTargetsAreNotIds() {
         assertThat(KillStatement.find("KILL USER app").get(0).target()).isInstanceOf(KillStatement.Target.User.class);
-        assertThat(KillStatement.find("KILL QUERY ID 5").get(0).target()).isInstanceOf(KillStatement.Target.Other.class);
+        assertThat(KillStatement.find("KILL QUERY ID 5").get(0).target())
+                .isInstanceOf(KillStatement.Target.Other.class);
         assertThat(KillStatement.find("KILL 2 + 3").get(0).target()).isInstanceOf(KillStatement.Target.Other.class);
         assertThat(KillStatement.find("KILL CONNECTION_ID()").get(0).connectionId()).isEmpty();
         assertThat(KillStatement.find("KILL 1.5").get(0).connectionId()).isEmpty();

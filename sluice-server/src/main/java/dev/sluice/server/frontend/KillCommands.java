@@ -33,10 +33,9 @@ import java.util.function.BiConsumer;
  * error, which also stops the statements after it — and the text goes on its way.
  */
 final class KillCommands {
-    private static final int ER_NO_SUCH_THREAD = 1094;
-    private static final int ER_KILL_DENIED_ERROR = 1095;
-    private static final int ER_NOT_SUPPORTED_YET = 1235;
-    private static final String SQLSTATE = "HY000";
+    private static final String SQLSTATE = ErrorCodes.SQLSTATE_GENERAL;
+    /** The server's SQLSTATE for ER_NOT_SUPPORTED_YET. */
+    private static final String SQLSTATE_SYNTAX = "42000";
     private static final String NOT_AN_ID = "KILL through Sluice takes a connection id written as a number "
             + "(the one CONNECTION_ID() answers); KILL QUERY ID and expressions are not supported";
     private static final int COM_PROCESS_KILL_ID_OFFSET = Packets.HEADER_SIZE + 1;
@@ -91,7 +90,8 @@ final class KillCommands {
                 run.accept(Commands.classify(rewritten, charset), rewritten);
             } catch (RuntimeException e) {
                 // outside the dispatch's own guard: a bug here must end this session, not leave it waiting
-                session.failAndClose(ErrorCodes.ER_UNKNOWN_ERROR, SQLSTATE, "Sluice could not process this command: " + e);
+                session.failAndClose(ErrorCodes.ER_UNKNOWN_ERROR, SQLSTATE,
+                        "Sluice could not process this command: " + e);
             }
         }, loop());
         return true;
@@ -106,7 +106,7 @@ final class KillCommands {
 
     private void alone(KillStatement kill) {
         if (kill.connectionId().isEmpty()) {
-            session.replies().error(ER_NOT_SUPPORTED_YET, SQLSTATE, NOT_AN_ID);
+            session.replies().error(ErrorCodes.ER_NOT_SUPPORTED_YET, SQLSTATE_SYNTAX, NOT_AN_ID);
             return;
         }
         answer(resolve(kill.connectionId().getAsLong(), kill.queryOnly()));
@@ -121,7 +121,7 @@ final class KillCommands {
             if (error != null) {
                 unresolved(error);
             } else if (o instanceof KillOutcome.Refused refused) {
-                session.commandFailed(refused.code(), SQLSTATE, refused.message());
+                session.commandFailed(refused.code(), refused.sqlState(), refused.message());
             } else if (o instanceof KillOutcome.InterruptOn on) {
                 session.forward(on.node(), killQuery(on), ResponseKind.SINGLE, CommandListener.NONE);
             } else if (o instanceof KillOutcome.OwnConnection) {
@@ -154,7 +154,7 @@ final class KillCommands {
         Optional<ProxyRuntime.KillTarget> found = proxy.session(id);
         if (found.isEmpty()) {
             return CompletableFuture.completedFuture(
-                    new KillOutcome.Refused(ER_NO_SUCH_THREAD, "Unknown thread id: " + id));
+                    new KillOutcome.Refused(ErrorCodes.ER_NO_SUCH_THREAD, SQLSTATE, "Unknown thread id: " + id));
         }
         ProxyRuntime.KillTarget target = found.get();
         CompletableFuture<Boolean> allowed = target.user().equals(session.identity().user())
@@ -162,7 +162,8 @@ final class KillCommands {
         return allowed.thenComposeAsync(mayKill -> {
             if (!mayKill) {
                 return CompletableFuture.<KillOutcome>completedFuture(
-                        new KillOutcome.Refused(ER_KILL_DENIED_ERROR, "You are not owner of thread " + id));
+                        new KillOutcome.Refused(ErrorCodes.ER_KILL_DENIED_ERROR, SQLSTATE,
+                                "You are not owner of thread " + id));
             }
             if (!queryOnly) {
                 if (id == session.connectionId()) {
@@ -188,13 +189,13 @@ final class KillCommands {
     /** The text a resolved KILL leaves in a text of several statements, in place of itself. */
     static String standIn(KillOutcome outcome) {
         if (outcome instanceof KillOutcome.Refused r) {
-            return "SIGNAL SQLSTATE '" + SQLSTATE + "' SET MYSQL_ERRNO = " + r.code()
+            return "SIGNAL SQLSTATE '" + r.sqlState() + "' SET MYSQL_ERRNO = " + r.code()
                     + ", MESSAGE_TEXT = '" + r.message().replace("'", "''") + "'";
         }
         return ANSWERS_OK;
     }
 
     static KillOutcome notAnId() {
-        return new KillOutcome.Refused(ER_NOT_SUPPORTED_YET, NOT_AN_ID);
+        return new KillOutcome.Refused(ErrorCodes.ER_NOT_SUPPORTED_YET, SQLSTATE_SYNTAX, NOT_AN_ID);
     }
 }

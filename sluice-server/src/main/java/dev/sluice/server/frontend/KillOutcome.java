@@ -9,7 +9,7 @@ sealed interface KillOutcome {
     }
 
     /** Refused with the server's own error (unknown thread, not owner). */
-    record Refused(int code, String message) implements KillOutcome {
+    record Refused(int code, String sqlState, String message) implements KillOutcome {
     }
 
     /** {@code KILL QUERY}: the target's statement runs on {@code node} as server thread {@code thread}. */

@@ -20,10 +20,11 @@ class KillStandInTest {
     @Test
     void aKillThatSucceededAnswersOkAndARefusedOneSignalsTheServersError() {
         assertThat(KillCommands.standIn(new KillOutcome.Done())).isEqualTo("DO 0");
-        assertThat(KillCommands.standIn(new KillOutcome.Refused(1095, "You are not owner of thread 7")))
+        assertThat(KillCommands.standIn(new KillOutcome.Refused(1095, "HY000", "You are not owner of thread 7")))
                 .isEqualTo("SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1095, "
                         + "MESSAGE_TEXT = 'You are not owner of thread 7'");
-        assertThat(KillCommands.standIn(new KillOutcome.Refused(1, "it's"))).endsWith("MESSAGE_TEXT = 'it''s'");
+        assertThat(KillCommands.standIn(new KillOutcome.Refused(1235, "42000", "it's")))
+                .isEqualTo("SIGNAL SQLSTATE '42000' SET MYSQL_ERRNO = 1235, MESSAGE_TEXT = 'it''s'");
     }
 
     @Test
