@@ -2,14 +2,20 @@ package dev.sluice.server.backend;
 
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Command;
+import dev.sluice.protocol.LengthEncoded;
 import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.response.ErrPacket;
+import dev.sluice.protocol.response.ColumnDefinition;
 import dev.sluice.protocol.response.OkPacket;
+import dev.sluice.protocol.response.PrepareOk;
 import dev.sluice.protocol.response.SessionStateChange;
 import dev.sluice.protocol.response.TextResultWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -25,17 +31,19 @@ import java.util.List;
 public final class FakeBackend {
     /** Statements Sluice sends on its own to set a connection up. */
     private static final List<String> SETUP = List.of("SET SESSION session_track_system_variables",
-            "SET session_track_system_variables", "SET SESSION session_track_gtids", "SET autocommit=1");
+            "SET SESSION session_track_gtids", "SET autocommit=1");
 
     private final BackendConnection connection;
     private final EmbeddedChannel channel;
     private final LoginRequest login;
     private final ByteBuf written = Unpooled.buffer();
     private final Runnable sessionTasks;
+    private final Stall stall = new Stall();
 
     FakeBackend(BackendConnection connection, EmbeddedChannel channel, LoginRequest login, Runnable sessionTasks) {
         this.connection = connection;
         this.channel = channel;
+        channel.pipeline().addFirst(stall);
         this.login = login;
         this.sessionTasks = sessionTasks;
     }
@@ -162,6 +170,83 @@ public final class FakeBackend {
         answer(out);
     }
 
+    /**
+     * A result set without its last packet: columns and rows are answered, the end is returned for
+     * the test to send later with {@link #partial}.
+     */
+    public ByteBuf rowsWithoutEnd(List<String> columns, List<List<String>> rows) {
+        ByteBuf out = Unpooled.buffer();
+        TextResultWriter.write(out, 1, capabilities(), ServerStatus.AUTOCOMMIT, columns, rows);
+        int last = 0;
+        for (int at = 0; at < out.writerIndex(); at += Packets.HEADER_SIZE + Packets.payloadLength(out, at)) {
+            last = at;
+        }
+        ByteBuf end = out.copy(last, out.writerIndex() - last);
+        out.writerIndex(last);
+        answer(out);
+        return end;
+    }
+
+    /** COM_STMT_PREPARE answered: PREPARE_OK with this server-side id, then the definitions. */
+    public void prepareOk(long statementId, int parameters, int columns) {
+        ByteBuf out = Unpooled.buffer();
+        int sequence = new PrepareOk(statementId, columns, parameters, 0).encode(out, 1);
+        for (int i = 0; i < parameters + columns; i++) {
+            int start = Packets.beginPacket(out);
+            ColumnDefinition.varString(i < parameters ? "?" : "c" + (i - parameters), 64).encodePayload(out,
+                    capabilities());
+            sequence = Packets.endPacket(out, start, sequence);
+        }
+        answer(out);
+    }
+
+    /** More rows of a result set already started with {@link #rowsWithoutEnd}: the answer makes progress. */
+    public void moreRows(List<List<String>> rows) {
+        ByteBuf out = Unpooled.buffer();
+        for (List<String> row : rows) {
+            int start = Packets.beginPacket(out);
+            for (String value : row) {
+                if (value == null) {
+                    LengthEncoded.writeNull(out);
+                } else {
+                    LengthEncoded.writeString(out, value);
+                }
+            }
+            Packets.endPacket(out, start, 2);
+        }
+        answer(out);
+    }
+
+    /** The server asks for the client's file of a LOAD DATA LOCAL INFILE. */
+    public void localInfileRequest(String fileName) {
+        ByteBuf out = Unpooled.buffer();
+        int start = Packets.beginPacket(out);
+        out.writeByte(0xFB).writeCharSequence(fileName, StandardCharsets.UTF_8);
+        Packets.endPacket(out, start, 1);
+        answer(out);
+    }
+
+    /**
+     * From now on the server takes no more bytes: what the session writes stays in the channel's
+     * outbound buffer, which turns unwritable past {@code highWaterMark} bytes.
+     */
+    public void stall(int highWaterMark) {
+        channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(highWaterMark / 2, highWaterMark));
+        stall.stalled = true;
+    }
+
+    /** The server reads again: what was held reaches it and the channel turns writable. */
+    public void resume() {
+        stall.stalled = false;
+        channel.flush();
+        sessionTasks.run();
+    }
+
+    /** Whether the session reads this connection (it stops while its client cannot take more). */
+    public boolean readByTheSession() {
+        return channel.config().isAutoRead();
+    }
+
     /** The first {@code bytes} of an answer, not the rest: the session has started to forward it. */
     public void partial(ByteBuf bytes) {
         answer(bytes);
@@ -184,5 +269,17 @@ public final class FakeBackend {
         collect();
         written.release();
         channel.finishAndReleaseAll();
+    }
+
+    /** Holds flushes while the server is stalled, so that written bytes stay pending in Netty. */
+    private static final class Stall extends ChannelOutboundHandlerAdapter {
+        boolean stalled;
+
+        @Override
+        public void flush(ChannelHandlerContext ctx) {
+            if (!stalled) {
+                ctx.flush();
+            }
+        }
     }
 }

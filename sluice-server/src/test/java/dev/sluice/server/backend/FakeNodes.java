@@ -52,12 +52,21 @@ public final class FakeNodes implements BackendConnector {
         HandshakeV10 greeting = new HandshakeV10(VERSION, nextThreadId++, new byte[20], SERVER_CAPABILITIES,
                 UTF8MB4_GENERAL_CI, 0, "mysql_native_password");
         EmbeddedChannel channel = new EmbeddedChannel();
+        // As in production, a session's backend channels live on its client's event loop: what the
+        // session schedules through a backend's channel runs with the session's own tasks.
+        channel.deregister().syncUninterruptibly();
+        loop.register(channel).syncUninterruptibly();
         BackendConnection connection = new BackendConnection(nodeName, nodeId, channel, greeting, capabilities);
         channel.pipeline().addLast(new ChannelInboundHandlerAdapter() {
             @Override
             public void channelInactive(ChannelHandlerContext ctx) {
                 connection.onClosed(new BackendException("lost connection to backend '" + nodeName + "'",
                         new IOException("connection to backend '" + nodeName + "' closed")));
+            }
+
+            @Override
+            public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+                connection.writabilityChanged();
             }
         });
         FakeBackend backend = new FakeBackend(connection, channel, request, () -> sessionTasks.run());

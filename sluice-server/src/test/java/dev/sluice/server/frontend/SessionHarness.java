@@ -2,7 +2,6 @@ package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Command;
-import dev.sluice.protocol.LengthEncoded;
 import dev.sluice.routing.gtid.GtidPosition;
 import dev.sluice.routing.gtid.MariaDbGtidList;
 import dev.sluice.routing.topology.NodeState;
@@ -13,15 +12,15 @@ import dev.sluice.server.auth.Authenticator;
 import dev.sluice.server.auth.Credential;
 import dev.sluice.server.backend.FakeBackend;
 import dev.sluice.server.backend.FakeNodes;
+import dev.sluice.server.backend.LoginRequest;
 import dev.sluice.server.backend.QueryResult;
 import dev.sluice.server.config.ConfigLoader;
+import dev.sluice.server.consistency.PrimaryPositionSource;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.metrics.SluiceMetrics;
 import dev.sluice.server.monitor.TopologyHolder;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.ProxyRuntime;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -48,7 +47,8 @@ final class SessionHarness implements AutoCloseable {
     static final String OTHER_PASSWORD = "secret";
     /** The scramble the session's handshake sent the client. */
     static final byte[] SCRAMBLE = new byte[20];
-    private static final GtidPosition APPLIED = MariaDbGtidList.parse("0-1-100").orElseThrow();
+    static final String APPLIED_GTIDS = "0-1-100";
+    private static final GtidPosition APPLIED = MariaDbGtidList.parse(APPLIED_GTIDS).orElseThrow();
 
     final FakeNodes nodes = new FakeNodes();
     final TopologyHolder topology;
@@ -56,9 +56,14 @@ final class SessionHarness implements AutoCloseable {
     final EndpointRuntime endpoint;
     final EmbeddedChannel client = new EmbeddedChannel();
     final ClientSession session;
-    private final ByteBuf answers = Unpooled.buffer();
+    /** The client of the session, as a driver sees it. */
+    final ClientEnd c;
+    private final List<ClientEnd> others = new ArrayList<>();
+    private final long clientCapabilities;
+    private long nextConnectionId = 1;
 
     private SessionHarness(String endpointKeys, long clientCapabilities) {
+        this.clientCapabilities = clientCapabilities;
         SluiceConfig config = ConfigLoader.parse("""
                 monitor: {user: monitor, password: monitor, interval: 1s}
                 limits: {idle-timeout: 0s}
@@ -82,14 +87,42 @@ final class SessionHarness implements AutoCloseable {
                 Map.of(OTHER_USER, OTHER_PASSWORD.getBytes(StandardCharsets.UTF_8)), Duration.ofSeconds(1),
                 System::nanoTime);
         proxy = new ProxyRuntime(config, nodes, new Authenticator(accounts), topology, new SluiceMetrics());
+        // Global consistency asks the primary for its position over a monitor connection of its own,
+        // which is one more fake backend to the test.
+        proxy.primaryPositions(new PrimaryPositionSource(client.eventLoop(), proxy::primary, nodes, new LoginRequest(
+                "monitor", new Credential.PlainPassword("monitor".getBytes(StandardCharsets.UTF_8)), Optional.empty(),
+                clientCapabilities, UTF8MB4_GENERAL_CI, 1 << 24, Map.of()), Duration.ofSeconds(1)));
         endpoint = new EndpointRuntime(config.endpoints().get(0), healthy);
         proxy.addEndpoint(endpoint);
+        // Scheduled work (a stalled answer's cut) runs when the test moves the clock, never by itself.
+        client.freezeTime();
+        c = new ClientEnd(client);
+        session = open(client);
+    }
+
+    private ClientSession open(EmbeddedChannel channel) {
         ClientIdentity identity = new ClientIdentity("app", new Credential.PlainPassword(
                 "app".getBytes(StandardCharsets.UTF_8)), "127.0.0.1", clientCapabilities, UTF8MB4_GENERAL_CI,
                 1 << 24, Map.of());
-        session = new ClientSession(client, proxy, endpoint, 1, SCRAMBLE.clone(), identity, Optional.of("test"));
-        client.pipeline().addLast(new ClientSessionHandler(session));
-        session.started();
+        ClientSession s = new ClientSession(channel, proxy, endpoint, nextConnectionId++, SCRAMBLE.clone(), identity,
+                Optional.of("test"));
+        channel.pipeline().addLast(new ClientSessionHandler(s));
+        s.started();
+        return s;
+    }
+
+    /**
+     * Another client of the same endpoint, on the same event loop as the first: connection pools
+     * are per event loop, so the two share one (a connection handed back by one can serve the other).
+     */
+    ClientEnd anotherClient() {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        channel.deregister().syncUninterruptibly();
+        client.eventLoop().register(channel).syncUninterruptibly();
+        ClientEnd other = new ClientEnd(channel);
+        open(channel);
+        others.add(other);
+        return other;
     }
 
     /** A session on a read-write endpoint with these extra endpoint keys (YAML, one per line). */
@@ -105,105 +138,39 @@ final class SessionHarness implements AutoCloseable {
         return new SessionHarness(endpointKeys, clientCapabilities);
     }
 
-    // ---- the client's side ------------------------------------------------------------------
+    // ---- the client's side (the first client) ------------------------------------------------
 
-    /** The client sends a command packet: sequence id 0, then the command byte and its argument. */
     void send(int command, byte[] argument) {
-        ByteBuf frame = Unpooled.buffer(4 + 1 + argument.length);
-        frame.writeMediumLE(1 + argument.length).writeByte(0).writeByte(command).writeBytes(argument);
-        client.writeInbound(frame);
-        client.runPendingTasks();
+        c.send(command, argument);
     }
 
     /** The client sends a packet that continues an exchange (sequence {@code sequenceId}), not a command. */
     void sendFollowUp(int sequenceId, byte[] payload) {
-        ByteBuf frame = Unpooled.buffer(4 + payload.length);
-        frame.writeMediumLE(payload.length).writeByte(sequenceId).writeBytes(payload);
-        client.writeInbound(frame);
-        client.runPendingTasks();
+        c.sendContinuation(sequenceId, payload);
     }
 
     void query(String sql) {
-        send(Command.COM_QUERY, sql.getBytes(StandardCharsets.UTF_8));
+        c.query(sql);
     }
 
-    /** Whether the client has been sent a whole packet it has not read yet. */
     boolean hasAnswer() {
-        collect();
-        return answers.readableBytes() >= 4 && answers.readableBytes() >= 4 + answers.getUnsignedMediumLE(
-                answers.readerIndex());
+        return c.hasAnswer();
     }
 
-    private void collect() {
-        client.runPendingTasks();
-        for (Object m = client.readOutbound(); m != null; m = client.readOutbound()) {
-            ByteBuf b = (ByteBuf) m;
-            answers.writeBytes(b);
-            b.release();
-        }
-    }
-
-    /** The next packet the client got: its payload. */
     byte[] packet() {
-        if (!hasAnswer()) {
-            throw new AssertionError("the client got nothing (more)");
-        }
-        int length = answers.readUnsignedMediumLE();
-        answers.skipBytes(1);
-        byte[] payload = new byte[length];
-        answers.readBytes(payload);
-        answers.discardReadBytes();
-        return payload;
+        return c.packet();
     }
 
-    /** The client's next answer is an OK; returns its payload. */
     byte[] ok() {
-        byte[] p = packet();
-        if (p[0] != 0) {
-            throw new AssertionError("expected OK, got " + describe(p));
-        }
-        return p;
+        return c.ok();
     }
 
-    /** The client's next answer is an ERR; returns its error code and message. */
     String error() {
-        byte[] p = packet();
-        if ((p[0] & 0xFF) != 0xFF) {
-            throw new AssertionError("expected ERR, got " + describe(p));
-        }
-        int code = (p[1] & 0xFF) | (p[2] & 0xFF) << 8;
-        return code + " " + new String(p, 9, p.length - 9, StandardCharsets.UTF_8);
+        return c.error();
     }
 
-    /** The client's next answer is a text result set (DEPRECATE_EOF); returns its rows. */
     List<List<String>> rows() {
-        byte[] first = packet();
-        int columns = (int) LengthEncoded.getIntegerAt(Unpooled.wrappedBuffer(first), 0);
-        for (int i = 0; i < columns; i++) {
-            packet();
-        }
-        List<List<String>> rows = new ArrayList<>();
-        while (true) {
-            byte[] p = packet();
-            if ((p[0] & 0xFF) == 0xFE && p.length < 0xFFFFFF) {
-                return rows;
-            }
-            ByteBuf row = Unpooled.wrappedBuffer(p);
-            List<String> values = new ArrayList<>();
-            for (int c = 0; c < columns; c++) {
-                if (row.getUnsignedByte(row.readerIndex()) == 0xFB) {
-                    row.skipBytes(1);
-                    values.add(null);
-                } else {
-                    values.add(LengthEncoded.readString(row, "value"));
-                }
-            }
-            rows.add(values);
-        }
-    }
-
-    private static String describe(byte[] p) {
-        return java.util.HexFormat.of().formatHex(p);
+        return c.rows();
     }
 
     // ---- the backends' side -----------------------------------------------------------------
@@ -217,16 +184,39 @@ final class SessionHarness implements AutoCloseable {
         client.runPendingTasks();
     }
 
+    /** Moves the session's clock on and runs what falls due. */
+    void advanceTime(Duration by) {
+        client.advanceTimeBy(by.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        client.runPendingTasks();
+    }
+
     boolean clientOpen() {
         return client.isOpen();
     }
 
+    /** The monitor's view of a node changes (it stops answering, lags, applies more …); sessions are told. */
+    void nodeState(String node, java.util.function.UnaryOperator<NodeState> change) {
+        topology.update(t -> t.withState(node, change.apply(t.node(node).orElseThrow().state())));
+        runTasks();
+    }
+
+    /** The replica's applied GTID position, as the monitor last read it. */
+    void applied(String node, String mariaDbGtids) {
+        nodeState(node, s -> s.withPosition(MariaDbGtidList.parse(mariaDbGtids).orElseThrow()));
+    }
+
     @Override
     public void close() {
+        for (ClientEnd other : others) {
+            other.channel.close();
+            other.release();
+        }
         client.close();
-        collect();
-        answers.release();
+        c.release();
         nodes.releaseAll();
+        for (ClientEnd other : others) {
+            other.channel.finishAndReleaseAll();
+        }
         client.finishAndReleaseAll();
     }
 }

@@ -1,0 +1,134 @@
+package dev.sluice.server.frontend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.server.backend.FakeBackend;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a failed backend costs the client (docs/ARCHITECTURE.md, "Sessions and backends"): a read
+ * that had not started to answer is retried elsewhere unseen; an answer cut half-way ends the
+ * client connection; a write's failure is an error and the session goes on.
+ */
+class BackendFailureTest {
+    private final SessionHarness h = SessionHarness.readWrite();
+
+    @AfterEach
+    void close() {
+        h.close();
+    }
+
+    @Test
+    void aReplicaDyingBeforeItAnswersHasTheReadRetriedElsewhereWithoutAnError() {
+        h.query("SELECT a FROM t");
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        ro1.die();
+        h.runTasks();
+        FakeBackend ro2 = h.backend("ro2");
+        assertThat(ro2.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        ro2.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+        assertThat(h.clientOpen()).isTrue();
+    }
+
+    @Test
+    void aReplicaThatRefusesConnectionsHasTheReadGoElsewhere() {
+        h.nodes.refuse("ro1", true);
+        h.query("SELECT a FROM t");
+        FakeBackend ro2 = h.backend("ro2");
+        assertThat(ro2.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        ro2.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+    }
+
+    @Test
+    void aReadWhoseReplicasAreAllGoneRunsOnThePrimary() {
+        h.nodes.refuse("ro1", true);
+        h.nodes.refuse("ro2", true);
+        h.query("SELECT a FROM t");
+        FakeBackend primary = h.backend("primary");
+        assertThat(primary.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        primary.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+    }
+
+    @Test
+    void aReplicaDyingAfterPartOfTheAnswerWasForwardedEndsTheClientConnection() {
+        h.query("SELECT a FROM t");
+        FakeBackend ro1 = h.backend("ro1");
+        ro1.takeClientCommand();
+        ro1.rowsWithoutEnd(List.of("a"), List.of(List.of("1")));
+        ro1.die();
+        h.runTasks();
+        assertThat(h.clientOpen()).as("half an answer cannot be completed from elsewhere").isFalse();
+        assertThat(h.nodes.of("ro2")).as("no retry once bytes reached the client").isEmpty();
+    }
+
+    @Test
+    void thePrimaryDyingUnderAnAutocommitWriteGivesAnErrorAndTheSessionGoesOn() {
+        h.query("UPDATE t SET a = 1");
+        FakeBackend primary = h.backend("primary");
+        primary.takeClientCommand();
+        primary.die();
+        h.runTasks();
+        assertThat(h.error()).startsWith("2013 Lost connection to backend 'primary'")
+                .contains("may or may not have run");
+        assertThat(h.nodes.of("primary")).as("a write is never re-sent on its own").hasSize(1);
+        h.query("UPDATE t SET a = 2");
+        FakeBackend again = h.backend("primary");
+        assertThat(again).isNotSameAs(primary);
+        assertThat(again.takeClientCommand()).isEqualTo("UPDATE t SET a = 2");
+        again.ok();
+        h.ok();
+    }
+
+    @Test
+    void aWriteWhenThePrimaryCannotBeReachedGetsAnErrorAndTheSessionGoesOn() {
+        h.nodes.refuse("primary", true);
+        h.query("UPDATE t SET a = 1");
+        assertThat(h.error()).contains("backend 'primary' is unavailable");
+        assertThat(h.clientOpen()).isTrue();
+        h.query("SELECT 1");
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).isEqualTo("SELECT 1");
+    }
+
+    @Test
+    void aReplicaClosedBetweenCommandsIsReplacedByANewConnectionForTheNextRead() {
+        h.query("SELECT 1");
+        FakeBackend ro1 = h.backend("ro1");
+        ro1.takeClientCommand();
+        ro1.rows(List.of("1"), List.of(List.of("1")));
+        h.rows();
+        ro1.die();
+        h.runTasks();
+        assertThat(h.clientOpen()).isTrue();
+        h.query("SELECT 2");
+        FakeBackend ro2 = h.backend("ro2");
+        assertThat(ro2.takeClientCommand()).isEqualTo("SELECT 2");
+        ro2.rows(List.of("2"), List.of(List.of("2")));
+        h.rows();
+        h.query("SELECT 3");
+        FakeBackend replacement = h.backend("ro1");
+        assertThat(replacement).isNotSameAs(ro1);
+        assertThat(replacement.takeClientCommand()).isEqualTo("SELECT 3");
+        replacement.rows(List.of("3"), List.of(List.of("3")));
+        assertThat(h.rows()).containsExactly(List.of("3"));
+    }
+
+    @Test
+    void aReplicaFoundUnreachableByTheMonitorHasAWaitingReadRetriedElsewhere() {
+        h.query("SELECT a FROM t");
+        FakeBackend ro1 = h.backend("ro1");
+        ro1.takeClientCommand();
+        h.nodeState("ro1", s -> s.withReachable(false));
+        FakeBackend ro2 = h.backend("ro2");
+        assertThat(ro2.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        ro2.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+        assertThat(ro1.isOpen()).as("a hung replica's connection is given up").isFalse();
+    }
+}

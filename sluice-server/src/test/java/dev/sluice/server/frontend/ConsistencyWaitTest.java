@@ -1,0 +1,147 @@
+package dev.sluice.server.frontend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.server.backend.FakeBackend;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Session consistency (docs/ARCHITECTURE.md, "Sessions and backends"): a read after the session's
+ * own commit goes to a replica only once that replica has applied the commit — known from the
+ * monitor, or waited for on the replica with the server's own wait function.
+ */
+class ConsistencyWaitTest {
+    private static final String WAIT_FOR_101 = "SELECT MASTER_GTID_WAIT('0-1-101', 0.010) AS w";
+
+    private SessionHarness h = SessionHarness.readWrite(
+            "balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}\nconsistency: session");
+
+    @AfterEach
+    void close() {
+        h.close();
+    }
+
+    private void commit(String gtid) {
+        h.query("INSERT INTO t VALUES (1)");
+        FakeBackend primary = h.backend("primary");
+        primary.takeClientCommand();
+        primary.okCommitted(gtid);
+        h.ok();
+    }
+
+    @Test
+    void aReadBeforeAnyCommitGoesStraightToAReplica() {
+        h.query("SELECT a FROM t");
+        assertThat(h.backend("ro1").takeClientCommand()).isEqualTo("SELECT a FROM t");
+    }
+
+    @Test
+    void aReadAfterACommitTheReplicasHaveNotAppliedWaitsOnTheReplicaFirst() {
+        commit("0-1-101");
+        h.query("SELECT a FROM t");
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).isEqualTo(WAIT_FOR_101);
+        assertThat(ro1.hasCommand()).as("the read waits for the wait's answer").isFalse();
+        ro1.rows(List.of("w"), List.of(List.of("0")));
+        assertThat(ro1.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        ro1.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).as("the wait's own answer is not the client's").containsExactly(List.of("1"));
+    }
+
+    @Test
+    void aWaitThatTimesOutSendsTheReadToThePrimary() {
+        commit("0-1-101");
+        h.query("SELECT a FROM t");
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).isEqualTo(WAIT_FOR_101);
+        ro1.rows(List.of("w"), List.of(List.of("-1")));
+        FakeBackend primary = h.backend("primary");
+        assertThat(primary.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        primary.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+        assertThat(ro1.hasCommand()).isFalse();
+    }
+
+    @Test
+    void aReplicaTheMonitorSawApplyTheCommitTakesTheReadWithoutWaiting() {
+        commit("0-1-101");
+        h.applied("ro1", "0-1-101");
+        h.applied("ro2", "0-1-101");
+        h.query("SELECT a FROM t");
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).isEqualTo("SELECT a FROM t");
+    }
+
+    @Test
+    void withTheErrorTimeoutActionAReadThatCannotBeConsistentGetsTheRetryError() {
+        h.close();
+        h = SessionHarness.readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}\n"
+                + "consistency: session\nconsistency-timeout-action: error");
+        commit("0-1-101");
+        h.query("SELECT a FROM t");
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).isEqualTo(WAIT_FOR_101);
+        ro1.rows(List.of("w"), List.of(List.of("-1")));
+        assertThat(h.error()).contains("wait replication complete timeout, please retry");
+        assertThat(h.backend("primary").hasCommand()).isFalse();
+    }
+
+    @Test
+    void eventualConsistencyNeverWaits() {
+        h.close();
+        h = SessionHarness.readWrite();
+        commit("0-1-101");
+        h.query("SELECT a FROM t");
+        assertThat(h.backend("ro1").takeClientCommand()).isEqualTo("SELECT a FROM t");
+    }
+
+    @Test
+    void aReplicaDyingDuringTheWaitHasTheReadRunOnThePrimaryWithoutAnError() {
+        commit("0-1-101");
+        h.query("SELECT a FROM t");
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).isEqualTo(WAIT_FOR_101);
+        ro1.die();
+        h.runTasks();
+        FakeBackend primary = h.backend("primary");
+        assertThat(primary.takeClientCommand()).as("as when the wait times out").isEqualTo("SELECT a FROM t");
+        primary.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+    }
+
+    @Test
+    void aReplicaThatNeverAnswersItsWaitIsLeftAndTheReadRunsOnThePrimary() {
+        commit("0-1-101");
+        h.query("SELECT a FROM t");
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).isEqualTo(WAIT_FOR_101);
+        h.advanceTime(java.time.Duration.ofMillis(500));
+        assertThat(h.backend("primary").hasCommand()).as("the server's own wait is given a grace").isFalse();
+        h.advanceTime(java.time.Duration.ofMillis(600));
+        assertThat(ro1.isOpen()).as("a replica that does not answer a bounded wait is hung").isFalse();
+        FakeBackend primary = h.backend("primary");
+        assertThat(primary.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        primary.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+    }
+
+    @Test
+    void aGlobalReadAsksThePrimaryForItsPositionAndWaitsForItOnAReplica() {
+        h.close();
+        h = SessionHarness.readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}\n"
+                + "consistency: global");
+        h.query("SELECT a FROM t");
+        FakeBackend position = h.backend("primary");
+        assertThat(position.login().user()).as("asked over the monitor's own connection").isEqualTo("monitor");
+        assertThat(position.take()).isEqualTo("SELECT @@gtid_binlog_pos AS pos");
+        position.rows(List.of("pos"), List.of(List.of("0-1-105")));
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).isEqualTo("SELECT MASTER_GTID_WAIT('0-1-105', 0.010) AS w");
+        ro1.rows(List.of("w"), List.of(List.of("0")));
+        assertThat(ro1.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        ro1.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+    }
+}
