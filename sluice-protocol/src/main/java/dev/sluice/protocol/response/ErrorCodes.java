@@ -30,6 +30,8 @@ public final class ErrorCodes {
     public static final int ER_NO_SUCH_THREAD = 1094;
     /** HY000: a KILL of another account's thread without the privilege to. */
     public static final int ER_KILL_DENIED_ERROR = 1095;
+    /** 42000: a form of a statement that is not supported (here: one Sluice cannot carry out). */
+    public static final int ER_NOT_SUPPORTED_YET = 1235;
     /** HY000: too many failed logins from a host (and account). */
     public static final int ER_HOST_IS_BLOCKED = 1129;
     /** HY000: the host may not connect at all. */
