@@ -60,7 +60,7 @@ class BackendDiesBetweenCommandsTest {
     }
 
     private static long backendId(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT @@pseudo_thread_id")) {
             rs.next();
             return rs.getLong(1);
         }

@@ -5,7 +5,7 @@ package dev.sluice.it.forwarding;
  * replica left out of {@code weights} has weight 0, so it gets no reads; BEHAVIOUR §2). They test
  * forwarding — that what a client sends reaches the server and what the server answers reaches
  * the client, unchanged — so every statement must land where a direct connection would: on the
- * primary (and {@code CONNECTION_ID()} names a primary connection). Read routing is tested elsewhere.
+ * primary (and {@code @@pseudo_thread_id} names a primary connection). Read routing is tested elsewhere.
  */
 final class ForwardingEndpoint {
     static final String PRIMARY_ONLY = "weights: {primary: 100}";

@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Reads on the primary (the replicas' weight is 0) and one pooled connection per node (one I/O
  * thread, {@code pool-max-connections: 1}), so that consecutive clients provably share it: each
- * case checks that both saw the same CONNECTION_ID().
+ * case checks that both saw the same backend thread id ({@code @@pseudo_thread_id}).
  */
 class SessionPoolStateTest {
     private static final String TABLE = "test.session_pool_state";
@@ -76,7 +76,7 @@ class SessionPoolStateTest {
     }
 
     private static long connectionIdOf(Connection c) throws SQLException {
-        return Long.parseLong(one(c, "SELECT CONNECTION_ID()"));
+        return Long.parseLong(one(c, "SELECT @@pseudo_thread_id"));
     }
 
     /** A client that connects, reads its connection id, and leaves: the driver's connect-time SET and one read. */
@@ -97,7 +97,7 @@ class SessionPoolStateTest {
             List<PrimaryGeneralLog.Entry> onIt = log.entries().stream().filter(e -> e.threadId() == warm).toList();
             // No reset, no replayed SET, no login: the five clients' reads are all the primary saw.
             assertThat(onIt).extracting(PrimaryGeneralLog.Entry::argument)
-                    .containsExactly(Stream.generate(() -> "SELECT CONNECTION_ID()").limit(5).toArray(String[]::new));
+                    .containsExactly(Stream.generate(() -> "SELECT @@pseudo_thread_id").limit(5).toArray(String[]::new));
         }
     }
 

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * BEHAVIOUR §7, transaction pool: a client is locked to its backend connection once it does something
  * a shared connection cannot carry — one test per cause. Which connection a client is on is the
- * primary's {@code CONNECTION_ID()}, asked with {@code /*FORCE_MASTER*}{@code /} (a plain
- * {@code SELECT CONNECTION_ID()} is a read and answers with a replica's thread id).
+ * primary's thread id ({@code @@pseudo_thread_id}; CONNECTION_ID() answers Sluice's own id), asked
+ * with {@code /*FORCE_MASTER*}{@code /} (a plain read answers with a replica's thread id).
  *
  * <p>The check that can fail: after the client's statement, other clients open transactions, and
  * so take the connections the pool has free. A client that is not locked gave its connection back
@@ -80,7 +80,7 @@ class TransactionPoolLocksTest {
 
     /** The primary's thread id of the backend connection the client is on. */
     static long backend(Connection c) throws SQLException {
-        return number(c, "/*FORCE_MASTER*/ SELECT CONNECTION_ID()");
+        return number(c, "/*FORCE_MASTER*/ SELECT @@pseudo_thread_id");
     }
 
     /** Other clients, each in an open transaction on the primary; their backends' thread ids. */
@@ -92,7 +92,7 @@ class TransactionPoolLocksTest {
                 Connection c = client("");
                 cs.add(c);
                 execute(c, "BEGIN");
-                ids.add(number(c, "SELECT CONNECTION_ID()"));
+                ids.add(number(c, "SELECT @@pseudo_thread_id"));
             }
             return new Others(cs, ids);
         }
@@ -153,7 +153,7 @@ class TransactionPoolLocksTest {
 
     @Test
     void anSqlPrepareLocksTheClientToItsConnection() throws Exception {
-        staysOnItsConnection("", c -> execute(c, "PREPARE pool_stmt FROM 'SELECT CONNECTION_ID()'"),
+        staysOnItsConnection("", c -> execute(c, "PREPARE pool_stmt FROM 'SELECT @@pseudo_thread_id'"),
                 c -> assertThat(number(c, "EXECUTE pool_stmt")).isEqualTo(backend(c)));
     }
 

@@ -136,7 +136,7 @@ class TransactionSplittingTest {
     @Test
     void aTransactionWithoutAWriteNeverReachesThePrimary() throws Exception {
         try (Connection c = session("READ COMMITTED")) {
-            long backend = number(c, "/*FORCE_MASTER*/ SELECT CONNECTION_ID()");
+            long backend = number(c, "/*FORCE_MASTER*/ SELECT @@pseudo_thread_id");
             List<PrimaryGeneralLog.Entry> during;
             List<PrimaryGeneralLog.Entry> after;
             try (PrimaryGeneralLog log = PrimaryGeneralLog.start(cluster)) {

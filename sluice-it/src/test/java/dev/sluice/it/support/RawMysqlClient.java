@@ -366,9 +366,9 @@ public final class RawMysqlClient implements AutoCloseable {
         }
     }
 
-    /** The backend connection id, as {@code SELECT CONNECTION_ID()} answers it. */
+    /** The backend connection's thread id ({@code @@pseudo_thread_id}: through Sluice, CONNECTION_ID() answers Sluice's own id). */
     public long connectionId() throws IOException {
-        return Long.parseLong(query("SELECT CONNECTION_ID()").get(0).get(0));
+        return Long.parseLong(query("SELECT @@pseudo_thread_id").get(0).get(0));
     }
 
     /**

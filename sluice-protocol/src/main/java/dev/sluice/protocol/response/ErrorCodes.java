@@ -33,6 +33,8 @@ public final class ErrorCodes {
     public static final int ER_NET_PACKETS_OUT_OF_ORDER = 1156;
     /** 08S01: read timeout. */
     public static final int ER_NET_READ_INTERRUPTED = 1159;
+    /** 42000: a form of a statement that is not supported (here: one Sluice cannot carry out). */
+    public static final int ER_NOT_SUPPORTED_YET = 1235;
     /** HY000: a prepared statement id the server does not know. */
     public static final int ER_UNKNOWN_STMT_HANDLER = 1243;
     /** 08004: the client cannot do the server's auth plugin. */

@@ -33,5 +33,7 @@ public enum StatementProperty {
     /** {@code SELECT sluice_last_gtid()}: Sluice answers it itself. */
     SLUICE_LAST_GTID,
     /** MariaDB … RETURNING: still a write. */
-    RETURNING
+    RETURNING,
+    /** CONNECTION_ID(): answers the id of the client's handshake, not a server's thread id. */
+    CONNECTION_ID
 }

@@ -300,6 +300,7 @@ final class StatementScanner {
             case GET_LOCK, RELEASE_LOCK, IS_FREE_LOCK, IS_USED_LOCK, RELEASE_ALL_LOCKS ->
                     set(StatementProperty.LOCKING_FUNCTION);
             case NEXTVAL, LASTVAL, SETVAL -> set(StatementProperty.SEQUENCE);
+            case CONNECTION_ID -> set(StatementProperty.CONNECTION_ID);
             default -> {
                 if (!declaresColumns && !BuiltinWords.isBuiltinFunction(lx) && !BuiltinWords.isNonCallWord(lx)) {
                     set(StatementProperty.STORED_FUNCTION);

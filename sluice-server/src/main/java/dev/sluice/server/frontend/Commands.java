@@ -120,8 +120,21 @@ final class Commands {
 
     private void query(ByteBuf frame) {
         Statement statement = classify(frame, session.routing().clientCharset());
-        if (statement.kind() == dev.sluice.routing.sql.StatementKind.KILL && kills.tryQuery(frame)) {
-            return;
+        if (!kills.tryQuery(frame, statement, this::query)) {
+            query(statement, frame);
+        }
+    }
+
+    private void query(Statement classified, ByteBuf original) {
+        Statement statement = classified;
+        ByteBuf frame = original;
+        if (OwnConnectionId.mayCall(statement)) {
+            java.util.Optional<ByteBuf> own = OwnConnectionId.rewrite(session, frame);
+            if (own.isPresent()) {
+                original.release();
+                frame = own.get();
+                statement = classify(frame, session.routing().clientCharset());
+            }
         }
         if (session.transactionPool() && !previousStatementAnswers(statement, frame)) {
             frame.release();

@@ -1,56 +1,99 @@
 package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.packet.Packets;
+import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.protocol.stream.ResponseKind;
+import dev.sluice.routing.sql.ClientCharset;
+import dev.sluice.routing.sql.KillStatement;
+import dev.sluice.routing.sql.Statement;
+import dev.sluice.routing.sql.StatementKind;
+import dev.sluice.routing.sql.StatementProperty;
 import dev.sluice.server.backend.InternalQuery;
 import dev.sluice.server.runtime.NodeRef;
 import dev.sluice.server.runtime.ProxyRuntime;
 import io.netty.buffer.ByteBuf;
-import java.nio.charset.StandardCharsets;
+import io.netty.buffer.ByteBufUtil;
+import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
 
 /**
  * KILL through the proxy. The ids clients know are Sluice's own connection ids (the handshake
- * gave them), not any server's thread ids: passing {@code KILL 42} to the primary would end
- * whatever unrelated connection has thread 42 there. So Sluice resolves the id itself:
- * {@code KILL [CONNECTION] n} ends that client session; {@code KILL QUERY n} becomes
- * {@code KILL QUERY <thread>} on the node running that session's statement, sent with the
- * killer's own login (so the server's own ownership rules still apply).
+ * gave them, {@code CONNECTION_ID()} answers them), not any server's thread ids: passing
+ * {@code KILL 42} to the primary would end whatever unrelated connection has thread 42 there. So
+ * Sluice resolves the id itself, with the server's rules on who may kill whom (the same user, or
+ * an account with CONNECTION ADMIN or SUPER: {@link KillPermission}): {@code KILL [CONNECTION] n}
+ * ends that client session; {@code KILL QUERY n} becomes {@code KILL QUERY <thread>} on the node
+ * running that session's statement, sent through the killer's own connection there.
+ *
+ * <p>A KILL among other statements of one text is resolved first, then replaced in the text by a
+ * statement that answers as it would have — {@code DO 0} for its OK, a {@code SIGNAL} of its
+ * error, which also stops the statements after it — and the text goes on its way.
  */
 final class KillCommands {
-    /** {@code KILL [HARD|SOFT] [CONNECTION | QUERY [ID]] n}, after optional comments. */
-    private static final Pattern KILL = Pattern.compile(
-            "^\\s*(?:/\\*.*?\\*/\\s*)*KILL\\s+(?:HARD\\s+|SOFT\\s+)?(CONNECTION\\s+|QUERY\\s+(?:ID\\s+)?)?(\\d+)\\s*;?\\s*$",
-            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
-    private static final int ER_NO_SUCH_THREAD = 1094;
-    private static final int ER_KILL_DENIED_ERROR = 1095;
+    private static final String SQLSTATE = ErrorCodes.SQLSTATE_GENERAL;
+    /** The server's SQLSTATE for ER_NOT_SUPPORTED_YET. */
+    private static final String SQLSTATE_SYNTAX = "42000";
+    private static final String NOT_AN_ID = "KILL through Sluice takes a connection id written as a number "
+            + "(the one CONNECTION_ID() answers); KILL QUERY ID and expressions are not supported";
     private static final int COM_PROCESS_KILL_ID_OFFSET = Packets.HEADER_SIZE + 1;
+    /** What stands for a KILL that succeeded in a text of several statements: an OK, nothing else. */
+    private static final String ANSWERS_OK = "DO 0";
 
     private final ClientSession session;
+    private final KillPermission permission;
 
     KillCommands(ClientSession session) {
         this.session = session;
+        this.permission = new KillPermission(session);
     }
 
-    /** A KILL statement in a COM_QUERY; false when it names no connection id (e.g. KILL USER). */
-    boolean tryQuery(ByteBuf frame) {
-        int start = frame.readerIndex() + Packets.HEADER_SIZE + 1;
-        String sql = frame.toString(start, frame.writerIndex() - start, StandardCharsets.UTF_8);
-        Matcher m = KILL.matcher(sql);
-        if (!m.matches()) {
+    /**
+     * A COM_QUERY holding KILL statements. Returns false (the frame untouched) when there is no
+     * KILL by id in it; otherwise it is answered here, or — among other statements — passed to
+     * {@code run} with the KILLs replaced, once they are resolved.
+     */
+    boolean tryQuery(ByteBuf frame, Statement statement, BiConsumer<Statement, ByteBuf> run) {
+        if (statement.kind() != StatementKind.KILL && !statement.has(StatementProperty.MULTI_STATEMENT)) {
             return false;
         }
-        boolean query = m.group(1) != null && m.group(1).trim().toUpperCase(java.util.Locale.ROOT).startsWith("QUERY");
-        long id;
-        try {
-            id = Long.parseLong(m.group(2));
-        } catch (NumberFormatException e) {
+        int textStart = frame.readerIndex() + Packets.HEADER_SIZE + 1;
+        byte[] text = ByteBufUtil.getBytes(frame, textStart, frame.writerIndex() - textStart);
+        ClientCharset charset = session.routing().clientCharset();
+        List<KillStatement> kills = KillStatement.find(text, 0, text.length, charset).stream()
+                .filter(k -> !(k.target() instanceof KillStatement.Target.User)).toList();
+        if (kills.isEmpty()) {
             return false;
         }
         frame.release();
-        kill(id, query);
+        if (!statement.has(StatementProperty.MULTI_STATEMENT)) {
+            alone(kills.get(0));
+            return true;
+        }
+        session.holdCommand();
+        MultiStatementKills.resolve(this, text, kills).whenCompleteAsync((replaced, error) -> {
+            if (session.isClosed()) {
+                return;
+            }
+            if (error != null) {
+                unresolved(error);
+                return;
+            }
+            if (replaced.isEmpty()) {
+                session.close();
+                return;
+            }
+            ByteBuf rewritten = InternalQuery.queryPacket(session.client().alloc().buffer(), replaced.get());
+            try {
+                run.accept(Commands.classify(rewritten, charset), rewritten);
+            } catch (RuntimeException e) {
+                // outside the dispatch's own guard: a bug here must end this session, not leave it waiting
+                session.failAndClose(ErrorCodes.ER_UNKNOWN_ERROR, SQLSTATE,
+                        "Sluice could not process this command: " + e);
+            }
+        }, loop());
         return true;
     }
 
@@ -58,47 +101,101 @@ final class KillCommands {
     void processKill(ByteBuf frame) {
         long id = frame.getUnsignedIntLE(frame.readerIndex() + COM_PROCESS_KILL_ID_OFFSET);
         frame.release();
-        kill(id, false);
+        answer(resolve(id, false));
     }
 
-    private void kill(long id, boolean queryOnly) {
-        ProxyRuntime proxy = session.proxy();
-        Optional<ProxyRuntime.KillTarget> target = proxy.session(id);
-        if (target.isEmpty()) {
-            session.replies().error(ER_NO_SUCH_THREAD, "HY000", "Unknown thread id: " + id);
+    private void alone(KillStatement kill) {
+        if (kill.connectionId().isEmpty()) {
+            session.replies().error(ErrorCodes.ER_NOT_SUPPORTED_YET, SQLSTATE_SYNTAX, NOT_AN_ID);
             return;
         }
-        if (!target.get().user().equals(session.identity().user())) {
-            session.replies().error(ER_KILL_DENIED_ERROR, "HY000", "You are not owner of thread " + id);
-            return;
-        }
-        if (!queryOnly) {
-            if (id == session.connectionId()) {
-                // As on the server: killing yourself ends your own connection, with no OK first.
-                session.close();
-                return;
-            }
-            target.get().kill();
-            session.replyOk();
-            return;
-        }
+        answer(resolve(kill.connectionId().getAsLong(), kill.queryOnly()));
+    }
+
+    private void answer(CompletableFuture<KillOutcome> outcome) {
         session.holdCommand();
-        target.get().runningStatement().whenComplete((running, error) -> session.client().eventLoop().execute(() -> {
+        outcome.whenCompleteAsync((o, error) -> {
             if (session.isClosed()) {
                 return;
             }
-            Optional<NodeRef> node = running == null || running.isEmpty() ? Optional.empty()
-                    : proxy.node((int) running.get()[0]);
-            if (node.isEmpty()) {
-                // Nothing running: nothing to interrupt, as the server answers for an idle thread.
+            if (error != null) {
+                unresolved(error);
+            } else if (o instanceof KillOutcome.Refused refused) {
+                session.commandFailed(refused.code(), refused.sqlState(), refused.message());
+            } else if (o instanceof KillOutcome.InterruptOn on) {
+                session.forward(on.node(), killQuery(on), ResponseKind.SINGLE, CommandListener.NONE);
+            } else if (o instanceof KillOutcome.OwnConnection) {
+                session.close();
+            } else {
                 session.commandDone();
                 session.replyOk();
                 session.resume();
-                return;
             }
-            ByteBuf kill = InternalQuery.queryPacket(session.client().alloc().buffer(),
-                    "KILL QUERY " + running.get()[1]);
-            session.forward(node.get(), kill, ResponseKind.SINGLE, CommandListener.NONE);
-        }));
+        }, loop());
+    }
+
+    /** Resolving failed inside Sluice (a target's loop refused the task …): the client hears why. */
+    private void unresolved(Throwable error) {
+        session.commandFailed(ErrorCodes.ER_UNKNOWN_ERROR, SQLSTATE, "KILL could not be resolved by Sluice: " + error);
+    }
+
+    /** The packet that interrupts the statement {@code on} names, on its node. */
+    ByteBuf killQuery(KillOutcome.InterruptOn on) {
+        return InternalQuery.queryPacket(session.client().alloc().buffer(), "KILL QUERY " + on.thread());
+    }
+
+    ClientSession session() {
+        return session;
+    }
+
+    /** What {@code KILL [QUERY] id} comes to; completes on the session's event loop. */
+    CompletableFuture<KillOutcome> resolve(long id, boolean queryOnly) {
+        ProxyRuntime proxy = session.proxy();
+        Optional<ProxyRuntime.KillTarget> found = proxy.session(id);
+        if (found.isEmpty()) {
+            return CompletableFuture.completedFuture(
+                    new KillOutcome.Refused(ErrorCodes.ER_NO_SUCH_THREAD, SQLSTATE, "Unknown thread id: " + id));
+        }
+        ProxyRuntime.KillTarget target = found.get();
+        CompletableFuture<Boolean> allowed = target.user().equals(session.identity().user())
+                ? CompletableFuture.completedFuture(true) : permission.mayKillOthers();
+        return allowed.thenComposeAsync(mayKill -> {
+            if (!mayKill) {
+                return CompletableFuture.<KillOutcome>completedFuture(
+                        new KillOutcome.Refused(ErrorCodes.ER_KILL_DENIED_ERROR, SQLSTATE,
+                                "You are not owner of thread " + id));
+            }
+            if (!queryOnly) {
+                if (id == session.connectionId()) {
+                    return CompletableFuture.<KillOutcome>completedFuture(new KillOutcome.OwnConnection());
+                }
+                target.kill();
+                return CompletableFuture.<KillOutcome>completedFuture(new KillOutcome.Done());
+            }
+            return target.runningStatement().thenApplyAsync(running -> {
+                Optional<NodeRef> node = running == null || running.isEmpty() ? Optional.empty()
+                        : proxy.node((int) running.get()[0]);
+                // Nothing running: nothing to interrupt, as the server answers for an idle thread.
+                return node.<KillOutcome>map(n -> new KillOutcome.InterruptOn(n, running.get()[1]))
+                        .orElseGet(KillOutcome.Done::new);
+            }, loop());
+        }, loop());
+    }
+
+    private Executor loop() {
+        return session.client().eventLoop();
+    }
+
+    /** The text a resolved KILL leaves in a text of several statements, in place of itself. */
+    static String standIn(KillOutcome outcome) {
+        if (outcome instanceof KillOutcome.Refused r) {
+            return "SIGNAL SQLSTATE '" + r.sqlState() + "' SET MYSQL_ERRNO = " + r.code()
+                    + ", MESSAGE_TEXT = '" + r.message().replace("'", "''") + "'";
+        }
+        return ANSWERS_OK;
+    }
+
+    static KillOutcome notAnId() {
+        return new KillOutcome.Refused(ErrorCodes.ER_NOT_SUPPORTED_YET, SQLSTATE_SYNTAX, NOT_AN_ID);
     }
 }

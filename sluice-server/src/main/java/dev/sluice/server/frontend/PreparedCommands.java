@@ -72,7 +72,8 @@ final class PreparedCommands {
         });
     }
 
-    void prepare(ByteBuf frame) {
+    void prepare(ByteBuf packet) {
+        ByteBuf frame = OwnConnectionId.replaced(session, packet);
         if (session.statements().size() >= MAX_STATEMENTS) {
             frame.release();
             session.replies().error(ErrorCodes.ER_MAX_PREPARED_STMT_COUNT_REACHED, "42000", "Can't create more than "

@@ -1,0 +1,88 @@
+package dev.sluice.server.frontend;
+
+import dev.sluice.protocol.packet.Packets;
+import dev.sluice.routing.sql.ConnectionIdText;
+import dev.sluice.routing.sql.Statement;
+import dev.sluice.routing.sql.StatementProperty;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import java.util.Optional;
+
+/**
+ * {@code CONNECTION_ID()} answers the id the client got in its handshake, whichever server runs
+ * the statement: the call is replaced by that id in the text of a COM_QUERY or COM_STMT_PREPARE
+ * before it leaves (see {@link ConnectionIdText}). A text split over several packets is sent as
+ * it is.
+ */
+final class OwnConnectionId {
+
+    private OwnConnectionId() {
+    }
+
+    /** Whether {@code statement} may hold a call to replace (the classifier reads only a text's first statement). */
+    static boolean mayCall(Statement statement) {
+        return statement.has(StatementProperty.CONNECTION_ID) || statement.has(StatementProperty.MULTI_STATEMENT);
+    }
+
+    /**
+     * A new packet (same command byte and sequence) with the calls replaced, or empty when there
+     * are none. {@code frame} is left as it is: the caller releases it when it takes the new one.
+     */
+    static Optional<ByteBuf> rewrite(ClientSession session, ByteBuf frame) {
+        int payload = Packets.payloadLength(frame, frame.readerIndex());
+        if (payload >= Packets.MAX_PAYLOAD) {
+            return Optional.empty();
+        }
+        int textStart = frame.readerIndex() + Packets.HEADER_SIZE + 1;
+        byte[] text = ByteBufUtil.getBytes(frame, textStart, frame.writerIndex() - textStart);
+        return ConnectionIdText.rewrite(text, 0, text.length, session.routing().clientCharset(), session.connectionId())
+                .filter(sql -> sql.length + 1 < Packets.MAX_PAYLOAD)
+                .map(sql -> {
+                    ByteBuf out = session.client().alloc().buffer(Packets.HEADER_SIZE + 1 + sql.length);
+                    out.writeMediumLE(1 + sql.length)
+                            .writeByte(frame.getByte(frame.readerIndex() + Packets.HEADER_SIZE - 1))
+                            .writeByte(frame.getByte(frame.readerIndex() + Packets.HEADER_SIZE))
+                            .writeBytes(sql);
+                    return out;
+                });
+    }
+
+    /**
+     * The COM_STMT_PREPARE to send: {@code frame} itself, or (released) a copy with the calls
+     * replaced. The text is looked at only when it spells the function's name somewhere.
+     */
+    static ByteBuf replaced(ClientSession session, ByteBuf frame) {
+        int textStart = frame.readerIndex() + Packets.HEADER_SIZE + 1;
+        if (indexOfName(frame, textStart, frame.writerIndex()) < 0) {
+            return frame;
+        }
+        Optional<ByteBuf> own = rewrite(session, frame);
+        if (own.isEmpty()) {
+            return frame;
+        }
+        frame.release();
+        return own.get();
+    }
+
+    private static final byte[] NAME = "connection_id".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    /** ASCII letters differ from their capitals by this bit. */
+    private static final int CASE_BIT = 0x20;
+
+    private static int lower(int b) {
+        return b >= 'A' && b <= 'Z' ? b | CASE_BIT : b;
+    }
+
+    /** Where the function's name (any case) first appears in {@code frame[from, to)}, or -1. */
+    static int indexOfName(ByteBuf frame, int from, int to) {
+        for (int i = from; i + NAME.length <= to; i++) {
+            int j = 0;
+            while (j < NAME.length && lower(frame.getByte(i + j)) == NAME[j]) {
+                j++;
+            }
+            if (j == NAME.length) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
