@@ -273,7 +273,8 @@ final class PreparedCommands {
         OptionalInt backendId = cursor.is(b) ? ps.idOn(b) : OptionalInt.empty();
         if (backendId.isEmpty()) {
             frame.release();
-            session.replies().error(1421, "HY000", "The statement (" + ps.clientId() + ") has no open cursor.");
+            session.replies().error(ErrorCodes.ER_STMT_HAS_NO_OPEN_CURSOR, ErrorCodes.SQLSTATE_GENERAL,
+                    "The statement (" + ps.clientId() + ") has no open cursor.");
             return;
         }
         frame.setIntLE(frame.readerIndex() + ID_OFFSET, backendId.getAsInt());
@@ -418,7 +419,8 @@ final class PreparedCommands {
             }
             heldFrame.release();
             BackendException.ServerError e = error != null ? error
-                    : new BackendException.ServerError(1105, "HY000", "could not prepare the statement on backend '"
+                    : new BackendException.ServerError(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
+                            "could not prepare the statement on backend '"
                             + backend.nodeName() + "'");
             session().commandFailed(e.code(), e.sqlState(), e.message());
         }
