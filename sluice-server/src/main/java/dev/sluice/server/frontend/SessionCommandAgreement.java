@@ -26,16 +26,16 @@ final class SessionCommandAgreement {
 
     /** {@code then}, told of the answering backend's answer once the other backends are judged by it. */
     CommandListener answering(CommandListener then) {
-        return new CommandListener() {
+        return new ForwardingListener() {
+            @Override
+            protected CommandListener delegate() {
+                return then;
+            }
+
             @Override
             public void onComplete(BackendConnection backend, ResponseTracker tracker) {
                 answered(tracker.endedWithError());
                 then.onComplete(backend, tracker);
-            }
-
-            @Override
-            public void onFailure(BackendConnection backend, Throwable cause) {
-                then.onFailure(backend, cause);
             }
         };
     }

@@ -46,6 +46,22 @@ class SessionPoolTest {
     }
 
     @Test
+    void aSetTheBackendAnsweredOnceIsAnsweredWithoutABackendForTheNextClientInTheSameState() {
+        h.query("SET sql_mode = 'ANSI'");
+        FakeBackend primary = h.backend("primary");
+        assertThat(primary.takeClientCommand()).isEqualTo("SET sql_mode = 'ANSI'");
+        primary.ok();
+        h.ok();
+        h.c.quit();
+        primary.okAll();
+        ClientEnd next = h.anotherClient();
+        next.query("SET sql_mode = 'ANSI'");
+        next.ok();
+        assertThat(h.nodes.all()).as("no new connection").hasSize(1);
+        assertThat(primary.hasCommand()).as("the learned answer served it").isFalse();
+    }
+
+    @Test
     void aConnectionWhoseStateTheClientChangedIsResetBeforeTheNextClientGetsIt() {
         h.query("SET sql_mode = 'ANSI'");
         FakeBackend primary = h.backend("primary");
