@@ -13,7 +13,9 @@ import java.util.function.Consumer;
  * frames that continue a command (the rest of a 16 MB+ packet, LOCAL INFILE data) as they come,
  * and an answer to Sluice's own authentication request. Every phase change of a session happens
  * here; a transition does not take frames by itself: whoever changed the phase calls
- * {@link #drain()} once its own work is done.
+ * {@link #drain()} once its own work is done. CLOSED is final: a backend's answer that completes
+ * after the session ended (later in the same read) changes nothing, and frames that come then
+ * are released at once, never queued.
  *
  * <p>Both directions of backpressure on the client's socket are decided here too: beyond
  * {@link #MAX_QUEUED_FRAMES} queued frames, or while the backend an upload goes to cannot take
@@ -98,6 +100,9 @@ final class ClientInbox {
 
     /** The command's first frame went to {@code backend}; the rest of its packet follows it there. */
     void sendingTail(BackendConnection backend, boolean answerDue) {
+        if (phase == SessionPhase.CLOSED) {
+            return;
+        }
         phase = SessionPhase.SENDING_TAIL;
         target = backend;
         afterTail = answerDue ? SessionPhase.RUNNING : SessionPhase.IDLE;
@@ -105,12 +110,18 @@ final class ClientInbox {
 
     /** The server asked for the client's LOCAL INFILE file: its data goes to {@code backend}. */
     void uploading(BackendConnection backend) {
+        if (phase == SessionPhase.CLOSED) {
+            return;
+        }
         phase = SessionPhase.UPLOADING;
         target = backend;
     }
 
     /** The next frame answers Sluice's authentication request; {@code step} takes it and goes on. */
     void authenticating(Consumer<ByteBuf> step) {
+        if (phase == SessionPhase.CLOSED) {
+            return;
+        }
         phase = SessionPhase.AUTHENTICATING;
         authentication = step;
     }
