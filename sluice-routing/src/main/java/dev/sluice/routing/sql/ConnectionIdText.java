@@ -193,7 +193,9 @@ public final class ConnectionIdText {
         if (item == null || !item.holdsCall() || item.hasAlias(text, charset)) {
             return;
         }
-        int end = Math.min(item.lastEnd(), to);
+        // A malformed text can end an item before the call just replaced in it (an unbalanced
+        // parenthesis): its name then ends where the copy does, never before.
+        int end = Math.max(copied, Math.min(item.lastEnd(), to));
         out.write(text, copied, end - copied);
         copied = end;
         String name = ColumnNameText.of(text, item.textStart(), end, charset);

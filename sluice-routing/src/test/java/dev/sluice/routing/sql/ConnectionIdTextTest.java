@@ -97,4 +97,29 @@ class ConnectionIdTextTest {
         byte[] out = ConnectionIdText.rewrite(sql, 0, sql.length, koi8r, ID).orElseThrow();
         assertThat(koi8r.decode(out, 0, out.length)).isEqualTo("SELECT " + LITERAL + " + 0 AS \u0438\u0434");
     }
+
+    /** Any bytes at all: the rewrite answers a text or nothing, and never throws (a throw would cost the session). */
+    @Test
+    void mangledTextsNeverMakeTheRewriteThrow() {
+        String[] seeds = {"SELECT CONNECTION_ID()", "SELECT a, CONNECTION_ID() + 1 AS x, (SELECT CONNECTION_ID()) FROM t",
+            "SELECT /* c */ CONNECTION_ID() /* d */, b FROM t WHERE c = CONNECTION_ID(); SELECT 1",
+            "select connection_id ( ) , 'CONNECTION_ID()' , `CONNECTION_ID()` from dual"};
+        java.util.Random random = new java.util.Random(20261202L);
+        for (int i = 0; i < 200_000; i++) {
+            byte[] text = seeds[random.nextInt(seeds.length)].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            int changes = 1 + random.nextInt(4);
+            for (int c = 0; c < changes; c++) {
+                int at = random.nextInt(text.length);
+                switch (random.nextInt(3)) {
+                    case 0 -> text[at] = (byte) random.nextInt(256);
+                    case 1 -> text[at] = (byte) "(),;`'\"*/- \n#".charAt(random.nextInt(13));
+                    default -> text = java.util.Arrays.copyOfRange(text, 0, Math.max(1, at));
+                }
+            }
+            byte[] input = text;
+            org.assertj.core.api.Assertions.assertThatCode(() -> ConnectionIdText.rewrite(input, 0, input.length,
+                    ClientCharset.UTF8MB4, 5)).as(new String(input, java.nio.charset.StandardCharsets.ISO_8859_1))
+                    .doesNotThrowAnyException();
+        }
+    }
 }
