@@ -14,6 +14,7 @@ import dev.sluice.server.backend.TcpBackendConnector;
 import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.backend.InternalQuery;
 import dev.sluice.server.backend.LoginRequest;
+import dev.sluice.server.switchover.Switchovers;
 import dev.sluice.server.backend.QueryResult;
 import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.EndpointConfig;
@@ -114,7 +115,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         this.primaryPositions = new PrimaryPositionSource(workers.next(), runtime::primary, connector, monitorLogin,
                 PRIMARY_POSITION_TIMEOUT);
         runtime.primaryPositions(primaryPositions);
-        this.control = new LiveProxyControl(runtime, this, configFile);
+        this.control = new LiveProxyControl(runtime, this, configFile,
+                new Switchovers(runtime, workers, () -> monitorLogin(runtime.config().monitor())));
         metrics.registerGauges(control::describe);
         this.admin = new AdminServer(config.admin(), control, metrics);
     }

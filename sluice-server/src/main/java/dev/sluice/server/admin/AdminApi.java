@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.server.config.ConfigException;
 import dev.sluice.server.metrics.SluiceMetrics;
 import java.util.LinkedHashMap;
+import dev.sluice.server.switchover.SwitchoverException;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -27,6 +30,7 @@ import org.slf4j.LoggerFactory;
  * GET    /v1/nodes/{name}           one node of DescribeDBProxy
  * DELETE /v1/nodes/{name}           remove a node
  * POST   /v1/nodes/{name}/drain     move sessions off a node
+ * POST   /v1/switchover             planned switchover, body {"to": NODE} optional (answered when done)
  * </pre>
  *
  * Changes (every method but GET) need the bearer token when {@code admin.token} is set, and are
@@ -43,6 +47,7 @@ final class AdminApi {
     private static final String ENDPOINT_EXAMPLE = "{\"name\": \"reports\", \"listen\": \"127.0.0.1:6035\", "
             + "\"mode\": \"read-only\"}";
     private static final String SETTINGS_EXAMPLE = "{\"weights\": {\"ro1\": 0}}";
+    private static final String SWITCHOVER_EXAMPLE = "{\"to\": \"ro1\"}";
     private static final String NODE_EXAMPLE = "{\"name\": \"ro3\", \"address\": \"127.0.0.1:3314\", "
             + "\"role\": \"replica\"}";
 
@@ -62,14 +67,9 @@ final class AdminApi {
             byte[] body) {
         try {
             AdminRequest r = AdminRequest.of(method, uri, authorization, origin, host, body);
-            if (!r.isRead() && r.isCrossOrigin()) {
-                return AdminResponse.error(AdminResponse.FORBIDDEN, "a change sent by a web page of another origin ("
-                        + origin + ") is refused; use the CLI or curl");
-            }
-            if (!r.isRead() && !token.admits(r.authorization())) {
-                return AdminResponse.error(AdminResponse.UNAUTHORIZED,
-                        "this change needs the admin token: send Authorization: Bearer <admin.token>")
-                        .withHeader("WWW-Authenticate", "Bearer realm=\"sluice\"");
+            Optional<AdminResponse> refused = refusal(r);
+            if (refused.isPresent()) {
+                return refused.get();
             }
             return route(r);
         } catch (AdminException e) {
@@ -80,6 +80,78 @@ final class AdminApi {
             LOG.error("admin request {} {} failed", method, uri, e);
             return AdminResponse.error(AdminResponse.INTERNAL_ERROR, "internal error (see the Sluice log): " + e);
         }
+    }
+
+    /** A change from another origin, or without the token, is refused before it is looked at. */
+    private Optional<AdminResponse> refusal(AdminRequest r) {
+        if (!r.isRead() && r.isCrossOrigin()) {
+            return Optional.of(AdminResponse.error(AdminResponse.FORBIDDEN, "a change sent by a web page of another "
+                    + "origin (" + r.origin() + ") is refused; use the CLI or curl"));
+        }
+        if (!r.isRead() && !token.admits(r.authorization())) {
+            return Optional.of(AdminResponse.error(AdminResponse.UNAUTHORIZED,
+                    "this change needs the admin token: send Authorization: Bearer <admin.token>")
+                    .withHeader("WWW-Authenticate", "Bearer realm=\"sluice\""));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * As {@link #handle}, for every request: {@code POST /v1/switchover} is answered once the
+     * switchover is over (seconds), without blocking the admin server's thread meanwhile.
+     */
+    CompletableFuture<AdminResponse> handleAsync(String method, String uri, String authorization, String origin,
+            String host, byte[] body) {
+        AdminRequest r;
+        try {
+            r = AdminRequest.of(method, uri, authorization, origin, host, body);
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(handle(method, uri, authorization, origin, host, body));
+        }
+        if (!r.path().equals(List.of(V1, "switchover"))) {
+            return CompletableFuture.completedFuture(handle(method, uri, authorization, origin, host, body));
+        }
+        try {
+            Optional<AdminResponse> refused = refusal(r);
+            if (refused.isPresent()) {
+                return CompletableFuture.completedFuture(refused.get());
+            }
+            if (!r.method().equals("POST")) {
+                return CompletableFuture.completedFuture(on(r, Map.of("POST", () -> notFound(r))));
+            }
+            return control.switchover(switchoverTarget(r.body())).handle((outcome, error) -> error == null
+                    ? AdminResponse.json(AdminResponse.OK, outcome) : switchoverFailed(error));
+        } catch (AdminException e) {
+            return CompletableFuture.completedFuture(AdminResponse.error(e.status(), e.getMessage()));
+        }
+    }
+
+    /** {@code {"to": NODE}}, or nothing: the most advanced healthy replica. */
+    private static Optional<String> switchoverTarget(byte[] body) {
+        if (body.length == 0) {
+            return Optional.empty();
+        }
+        JsonNode o = AdminJson.object(body, SWITCHOVER_EXAMPLE);
+        JsonNode to = o.get("to");
+        if (to == null || to.isNull()) {
+            return Optional.empty();
+        }
+        if (!to.isTextual() || to.asText().isBlank()) {
+            throw new AdminException(AdminException.BAD_REQUEST, "to: the name of a node, e.g. " + SWITCHOVER_EXAMPLE);
+        }
+        return Optional.of(to.asText());
+    }
+
+    private static AdminResponse switchoverFailed(Throwable error) {
+        Throwable e = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+        if (e instanceof SwitchoverException s) {
+            // 409 either way: refused as the cluster is, or called off because of what it did meanwhile.
+            return AdminResponse.error(AdminException.CONFLICT, s.getMessage());
+        }
+        LOG.error("switchover failed", e);
+        return AdminResponse.error(AdminResponse.INTERNAL_ERROR, "switchover failed inside Sluice (see the Sluice "
+                + "log): " + e);
     }
 
     private AdminResponse route(AdminRequest r) {

@@ -39,18 +39,18 @@ final class AdminRequestHandler extends SimpleChannelInboundHandler<FullHttpRequ
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         boolean keepAlive = HttpUtil.isKeepAlive(request);
-        AdminResponse response;
         if (request.decoderResult().isFailure()) {
             // The connection's framing is unknown after a bad request line or header: answer and close.
-            keepAlive = false;
-            response = AdminResponse.error(AdminException.BAD_REQUEST, "malformed HTTP request: "
-                    + request.decoderResult().cause().getMessage());
-        } else {
-            response = api.handle(request.method().name(), request.uri(),
-                    request.headers().get(HttpHeaderNames.AUTHORIZATION), request.headers().get(HttpHeaderNames.ORIGIN),
-                    request.headers().get(HttpHeaderNames.HOST), ByteBufUtil.getBytes(request.content()));
+            write(ctx, AdminResponse.error(AdminException.BAD_REQUEST, "malformed HTTP request: "
+                    + request.decoderResult().cause().getMessage()), false);
+            return;
         }
-        write(ctx, response, keepAlive);
+        // Everything is copied out of the request here: it is released when this method returns.
+        api.handleAsync(request.method().name(), request.uri(),
+                request.headers().get(HttpHeaderNames.AUTHORIZATION), request.headers().get(HttpHeaderNames.ORIGIN),
+                request.headers().get(HttpHeaderNames.HOST), ByteBufUtil.getBytes(request.content()))
+                .whenComplete((response, error) -> ctx.executor().execute(() -> write(ctx, response != null ? response
+                        : AdminResponse.error(AdminResponse.INTERNAL_ERROR, "internal error: " + error), keepAlive)));
     }
 
     private static void write(ChannelHandlerContext ctx, AdminResponse r, boolean keepAlive) {

@@ -41,7 +41,11 @@ public final class LiveProxyControl implements ProxyControl {
     private final Optional<Path> configFile;
     private final long startedNanos = System.nanoTime();
 
-    public LiveProxyControl(ProxyRuntime runtime, EndpointLifecycle lifecycle, Optional<Path> configFile) {
+    private final dev.sluice.server.switchover.Switchovers switchovers;
+
+    public LiveProxyControl(ProxyRuntime runtime, EndpointLifecycle lifecycle, Optional<Path> configFile,
+            dev.sluice.server.switchover.Switchovers switchovers) {
+        this.switchovers = switchovers;
         this.runtime = runtime;
         this.lifecycle = lifecycle;
         this.configFile = configFile;
@@ -211,8 +215,7 @@ public final class LiveProxyControl implements ProxyControl {
     }
 
     private static SluiceConfig with(SluiceConfig c, List<NodeConfig> nodes, List<EndpointConfig> endpoints) {
-        return new SluiceConfig(c.monitor(), List.copyOf(nodes), List.copyOf(endpoints), c.admin(), c.users(),
-                c.limits());
+        return c.with(List.copyOf(nodes), List.copyOf(endpoints));
     }
 
     /**
@@ -231,5 +234,11 @@ public final class LiveProxyControl implements ProxyControl {
         } catch (ConfigException | IllegalArgumentException e) {
             throw new AdminException(AdminException.BAD_REQUEST, e.getMessage());
         }
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<dev.sluice.server.switchover.SwitchoverOutcome> switchover(
+            Optional<String> to) {
+        return switchovers.start(to);
     }
 }

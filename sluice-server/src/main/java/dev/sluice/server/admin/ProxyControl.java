@@ -42,4 +42,12 @@ public interface ProxyControl {
 
     /** Writes the running configuration back to its file (atomically), when it was started from one. */
     void persist();
+
+    /**
+     * A planned switchover (BEHAVIOUR §10) to {@code to}, or to the most advanced healthy replica:
+     * completes with what it did, or fails with a
+     * {@link dev.sluice.server.switchover.SwitchoverException} saying why it was refused or called off.
+     */
+    java.util.concurrent.CompletableFuture<dev.sluice.server.switchover.SwitchoverOutcome> switchover(
+            Optional<String> to);
 }

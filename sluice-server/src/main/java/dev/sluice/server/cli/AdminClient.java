@@ -46,8 +46,14 @@ final class AdminClient {
     /** A change; {@code persist} adds {@code ?persist=true}. The body of the success (empty for 204). */
     String send(String method, String path, JsonNode body, boolean persist)
             throws AdminCallException, AdminUnreachableException {
+        return send(method, path, body, persist, REQUEST_TIMEOUT);
+    }
+
+    /** As {@link #send(String, String, JsonNode, boolean)}, for a call that may take up to {@code timeout}. */
+    String send(String method, String path, JsonNode body, boolean persist, Duration timeout)
+            throws AdminCallException, AdminUnreachableException {
         URI uri = URI.create(base + path + (persist ? "?persist=true" : ""));
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT)
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(timeout)
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofByteArray(AdminJson.bytes(body)));
         if (body != null) {

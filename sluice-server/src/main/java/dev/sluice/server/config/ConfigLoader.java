@@ -36,7 +36,8 @@ public final class ConfigLoader {
     static final int MAX_WEIGHT = 10_000;
     private static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
 
-    private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits", "tls"};
+    private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits", "tls",
+        "replication"};
     /** Where the generated self-signed pair goes by default, in the configuration file's directory. */
     public static final String STATE_DIRECTORY = ".sluice";
     private static final long MAX_SESSION_MEMORY = 1L << 40;
@@ -94,7 +95,14 @@ public final class ConfigLoader {
             u.rejectUnknownKeys();
         }
         TlsConfig tls = tls(top.sectionOrEmpty("tls"));
-        return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits, tls);
+        Optional<ReplicationAccount> replication = top.section("replication").map(ConfigLoader::replication);
+        return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits, tls, replication);
+    }
+
+    private static ReplicationAccount replication(YamlSection s) {
+        ReplicationAccount account = new ReplicationAccount(s.requiredText("user"), s.text("password").orElse(""));
+        s.rejectUnknownKeys();
+        return account;
     }
 
     private static TlsConfig tls(YamlSection s) {
@@ -125,7 +133,9 @@ public final class ConfigLoader {
                 s.parsed("connect-timeout", Duration.ofSeconds(1),
                         v -> ConfigValues.duration(s.path() + ".connect-timeout", v)),
                 s.parsed("query-timeout", Duration.ofSeconds(1),
-                        v -> ConfigValues.duration(s.path() + ".query-timeout", v)));
+                        v -> ConfigValues.duration(s.path() + ".query-timeout", v)),
+                s.parsed("switchover-timeout", MonitorConfig.DEFAULT_SWITCHOVER_TIMEOUT,
+                        v -> ConfigValues.duration(s.path() + ".switchover-timeout", v)));
         s.rejectUnknownKeys();
         return m;
     }

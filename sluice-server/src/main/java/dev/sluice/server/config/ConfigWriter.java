@@ -103,6 +103,8 @@ public final class ConfigWriter {
                 }
             }
         }
+        config.replication().ifPresent(r -> root.putObject("replication").put("user", r.user())
+                .put("password", r.password()));
         ObjectNode limits = limits(config.limits());
         if (!limits.isEmpty()) {
             root.set("limits", limits);
@@ -127,6 +129,9 @@ public final class ConfigWriter {
         }
         if (!m.queryTimeout().equals(DEFAULT_MONITOR_TIMEOUT)) {
             o.put("query-timeout", EndpointSettings.duration(m.queryTimeout()));
+        }
+        if (!m.switchoverTimeout().equals(MonitorConfig.DEFAULT_SWITCHOVER_TIMEOUT)) {
+            o.put("switchover-timeout", EndpointSettings.duration(m.switchoverTimeout()));
         }
         return o;
     }

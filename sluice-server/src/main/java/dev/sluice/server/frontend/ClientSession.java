@@ -63,6 +63,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     private final NodeDepartures departures;
     private final PreviousStatement previous = new PreviousStatement();
     private final ProxyRuntime.KillTarget killTarget = new SessionKillTarget(this);
+    private final SwitchoverHold switchover = new SwitchoverHold(this);
     private int serverStatus = ServerStatus.AUTOCOMMIT;
     /** The listener of the command running on a backend. */
     private CommandListener current = CommandListener.NONE;
@@ -395,6 +396,30 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
                 departures.leaveIfUnreachable(nodeId);
             }
         });
+    }
+
+    SwitchoverHold switchover() {
+        return switchover;
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<dev.sluice.server.runtime.SessionStanding> standing(int primaryId) {
+        var out = new java.util.concurrent.CompletableFuture<dev.sluice.server.runtime.SessionStanding>();
+        client.eventLoop().execute(() -> out.complete(isClosed()
+                ? dev.sluice.server.runtime.SessionStanding.gone(connectionId) : switchover.standing(primaryId)));
+        return out;
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<Void> leaveFormerPrimary(int nodeId) {
+        var done = new java.util.concurrent.CompletableFuture<Void>();
+        client.eventLoop().execute(() -> {
+            if (!isClosed()) {
+                switchover.leaveFormerPrimary(nodeId);
+            }
+            done.complete(null);
+        });
+        return done;
     }
 
     /** The login is complete: the session counts as live. */

@@ -37,6 +37,10 @@ final class RouteExecutor {
 
     /** Runs a command as its decision says. */
     void run(RoutedCommand c) {
+        if (session.switchover().parks(c)) {
+            // BEHAVIOUR §10: a switchover is moving the primary; the command runs when it is done.
+            return;
+        }
         RouteDecision decision = c.decision();
         if (decision instanceof RouteDecision.ToPrimary) {
             toPrimary(c);

@@ -332,6 +332,12 @@ final class SessionBackends {
         pool().release(b, key());
     }
 
+    /** Whether a command runs on the node's connection, or a connection to it is being opened for one. */
+    boolean busyOn(int nodeId) {
+        BackendConnection b = open.get(nodeId);
+        return (b != null && b.pendingResponses() > 0) || opening.containsKey(nodeId);
+    }
+
     /** Node ids with an open connection. */
     java.util.Set<Integer> nodeIds() {
         return java.util.Set.copyOf(open.keySet());

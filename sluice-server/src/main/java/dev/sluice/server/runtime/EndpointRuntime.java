@@ -32,6 +32,20 @@ public final class EndpointRuntime implements ActiveRequests {
 
         /** The monitor found replica {@code nodeId} unreachable: stop waiting on it (see ClientSession). */
         void leaveUnreachableReplica(int nodeId);
+
+        /** Where the session stands toward the primary {@code primaryId}, read on its own loop (BEHAVIOUR §10). */
+        java.util.concurrent.CompletableFuture<SessionStanding> standing(int primaryId);
+
+        /**
+         * The primary moved off {@code nodeId}: the session closes its idle connection there, so that
+         * its next statement for the primary opens one on the new primary, which replays its state.
+         */
+        java.util.concurrent.CompletableFuture<Void> leaveFormerPrimary(int nodeId);
+    }
+
+    /** The live sessions, at this moment. */
+    public java.util.List<SessionHandle> sessions() {
+        return java.util.List.copyOf(liveSessions);
     }
 
     public void register(SessionHandle s) {

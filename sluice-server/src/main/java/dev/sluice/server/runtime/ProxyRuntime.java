@@ -34,6 +34,7 @@ public final class ProxyRuntime {
     private final SluiceMetrics metrics;
     private volatile java.util.function.IntConsumer probeNow = id -> { };
     private volatile ClientSecurity clientSecurity = ClientSecurity.NONE;
+    private final PrimaryHold primaryHold = new PrimaryHold();
 
     public ProxyRuntime(SluiceConfig config, BackendConnector connector, Authenticator authenticator,
             TopologyHolder topology, SluiceMetrics metrics) {
@@ -146,6 +147,11 @@ public final class ProxyRuntime {
 
     public SluiceMetrics metrics() {
         return metrics;
+    }
+
+    /** Where commands for the primary wait while a switchover moves it (BEHAVIOUR §10). */
+    public PrimaryHold primaryHold() {
+        return primaryHold;
     }
 
     /** TLS toward clients and the limit on failed logins. */

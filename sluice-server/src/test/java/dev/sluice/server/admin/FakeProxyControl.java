@@ -236,4 +236,26 @@ public final class FakeProxyControl implements ProxyControl {
         config = new SluiceConfig(config.monitor(), config.nodes(), endpoints, config.admin(), config.users(),
                 config.limits());
     }
+
+    /** The switchover the next call answers with; a refusal when null. */
+    private dev.sluice.server.switchover.SwitchoverOutcome nextSwitchover;
+    private final List<Optional<String>> switchoverRequests = new java.util.ArrayList<>();
+
+    public synchronized void answerSwitchover(dev.sluice.server.switchover.SwitchoverOutcome outcome) {
+        this.nextSwitchover = outcome;
+    }
+
+    public synchronized List<Optional<String>> switchoverRequests() {
+        return List.copyOf(switchoverRequests);
+    }
+
+    @Override
+    public synchronized java.util.concurrent.CompletableFuture<dev.sluice.server.switchover.SwitchoverOutcome>
+            switchover(Optional<String> to) {
+        switchoverRequests.add(to);
+        if (nextSwitchover == null) {
+            return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("no switchover"));
+        }
+        return java.util.concurrent.CompletableFuture.completedFuture(nextSwitchover);
+    }
 }

@@ -1,0 +1,100 @@
+package dev.sluice.server.frontend;
+
+import dev.sluice.routing.RouteDecision;
+import dev.sluice.routing.session.RoutingSession;
+import dev.sluice.routing.sql.LockCause;
+import dev.sluice.routing.sql.TableName;
+import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.runtime.PrimaryHold;
+import dev.sluice.server.runtime.SessionStanding;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * One session's part in a switchover (BEHAVIOUR §10). While the proxy's {@link PrimaryHold} is in
+ * force, a command for the primary that would start something there — a transaction, an
+ * autocommit write, a session command — waits, and runs when the hold ends, on whichever node is
+ * the primary then. What must finish on the old primary goes on: the statements of a transaction
+ * open there, and those of a session holding something that cannot move (it may be releasing it).
+ *
+ * <p>The session's state moves by itself: once the old primary's connection is closed
+ * ({@link #leaveFormerPrimary}), the next command for the primary opens a connection to the new
+ * one, which replays the session's state, and prepared statements are prepared again there under
+ * the client's ids. What no replay carries is reported as {@linkplain #standing unmovable}.
+ */
+final class SwitchoverHold {
+    private final ClientSession session;
+
+    SwitchoverHold(ClientSession session) {
+        this.session = session;
+    }
+
+    /** True when {@code c} was parked: it runs again, whole, when the hold ends. */
+    boolean parks(RoutedCommand c) {
+        PrimaryHold hold = session.proxy().primaryHold();
+        if (!hold.holding() || !forPrimary(c.decision()) || mustFinishHere()) {
+            return false;
+        }
+        session.holdCommand();
+        hold.park(session.client().eventLoop(), () -> {
+            if (session.isClosed()) {
+                c.release();
+            } else {
+                session.executor().run(c);
+            }
+        });
+        return true;
+    }
+
+    private static boolean forPrimary(RouteDecision d) {
+        return d instanceof RouteDecision.ToPrimary || d instanceof RouteDecision.ToAllBackends;
+    }
+
+    /** Statements that belong to the old primary: an open transaction's, or those of a session holding what cannot move. */
+    private boolean mustFinishHere() {
+        return transactionOpenOnPrimary() || !unmovable().isEmpty();
+    }
+
+    /** A split transaction whose BEGIN is still held has not reached the primary: its first write starts it. */
+    private boolean transactionOpenOnPrimary() {
+        return session.routing().transactionOpen() && !session.hasDeferredBegin();
+    }
+
+    /** Where the session stands toward {@code primaryId}; on the session's loop. */
+    SessionStanding standing(int primaryId) {
+        return new SessionStanding(session.connectionId(), transactionOpenOnPrimary(),
+                session.backends().busyOn(primaryId), unmovable());
+    }
+
+    /**
+     * What lives on the primary's connection only and would be lost on another. A named lock is
+     * counted from the first GET_LOCK on: Sluice does not see it released.
+     */
+    private List<String> unmovable() {
+        RoutingSession routing = session.routing();
+        List<String> out = new ArrayList<>(4);
+        if (routing.tablesLocked()) {
+            out.add("LOCK TABLES");
+        }
+        List<TableName> temporary = routing.temporaryTables();
+        if (!temporary.isEmpty()) {
+            out.add("temporary tables " + temporary.stream().map(TableName::toString).collect(Collectors.joining(", ")));
+        }
+        if (routing.lockCauses().contains(LockCause.GET_LOCK)) {
+            out.add("a named lock (GET_LOCK)");
+        }
+        if (routing.userVariablesOnPrimaryOnly()) {
+            out.add("user variables assigned on the primary");
+        }
+        return out;
+    }
+
+    /** Closes the session's idle connection to the node that was the primary. */
+    void leaveFormerPrimary(int nodeId) {
+        BackendConnection b = session.backends().ready(nodeId);
+        if (b != null && b.pendingResponses() == 0) {
+            session.backends().remove(b);
+        }
+    }
+}

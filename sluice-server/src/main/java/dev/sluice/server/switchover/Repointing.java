@@ -1,0 +1,97 @@
+package dev.sluice.server.switchover;
+
+import dev.sluice.routing.topology.Node;
+import dev.sluice.server.backend.LoginRequest;
+import dev.sluice.server.config.ReplicationAccount;
+import dev.sluice.server.runtime.NodeRef;
+import dev.sluice.server.runtime.ProxyRuntime;
+import io.netty.channel.EventLoop;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Points every node but the new primary at it — the other replicas and the old primary — with the
+ * replication account and {@code MASTER_USE_GTID=slave_pos}, then checks that each one's
+ * replication runs ({@link ReplicaThreads}). The new primary is already writable by then, so a node
+ * that cannot be pointed, or whose replication does not start, is reported as a warning for the
+ * operator rather than undoing the switchover.
+ */
+final class Repointing {
+    /** How long a node's replication may take to start before it is reported. */
+    private static final Duration START_BOUND = Duration.ofSeconds(5);
+    private static final long POLL_MILLIS = 20;
+
+    private final ProxyRuntime runtime;
+    private final EventLoop loop;
+    private final LoginRequest login;
+    private final ReplicationAccount account;
+    private final Duration statementTimeout;
+
+    Repointing(ProxyRuntime runtime, EventLoop loop, LoginRequest login, ReplicationAccount account,
+            Duration statementTimeout) {
+        this.runtime = runtime;
+        this.loop = loop;
+        this.login = login;
+        this.account = account;
+        this.statementTimeout = statementTimeout;
+    }
+
+    /** Returns the warnings: nodes not pointed, or whose replication did not start. */
+    List<String> pointAt(NodeRef primary, Node oldPrimary) {
+        List<String> warnings = new ArrayList<>();
+        List<NodeAdmin> pointed = new ArrayList<>();
+        try {
+            for (Node n : runtime.topology().nodes()) {
+                if (n.id() == primary.id()) {
+                    continue;
+                }
+                NodeRef ref = runtime.ref(n);
+                if (!n.state().reachable() && n.id() != oldPrimary.id()) {
+                    warnings.add("'" + n.name() + "' was unreachable and still replicates from '" + oldPrimary.name()
+                            + "': point it at '" + primary.name() + "' when it is back");
+                    continue;
+                }
+                try {
+                    NodeAdmin admin = NodeAdmin.open(runtime.connector(), loop, ref, login, statementTimeout);
+                    pointed.add(admin);
+                    attach(admin, primary, n.id() == oldPrimary.id());
+                } catch (SwitchoverException e) {
+                    warnings.add("'" + n.name() + "' could not be pointed at '" + primary.name() + "': "
+                            + e.getMessage());
+                }
+            }
+            for (NodeAdmin admin : pointed) {
+                ReplicaThreads.Reading r = awaitRunning(admin);
+                if (r.state() != ReplicaThreads.State.RUNNING) {
+                    warnings.add("'" + admin.node().name() + "' does not replicate from '" + primary.name() + "': "
+                            + r.detail());
+                }
+            }
+        } finally {
+            pointed.forEach(NodeAdmin::close);
+        }
+        return warnings;
+    }
+
+    private void attach(NodeAdmin node, NodeRef source, boolean formerPrimary) {
+        node.query(ReplicationStatements.READ_ONLY, statementTimeout);
+        node.query(ReplicationStatements.STOP, statementTimeout);
+        if (formerPrimary) {
+            node.query(ReplicationStatements.OWN_POSITION_AS_SLAVE_POSITION, statementTimeout);
+        }
+        node.query(ReplicationStatements.changeMaster(source.address(), account), statementTimeout);
+        node.query(ReplicationStatements.START, statementTimeout);
+    }
+
+    private ReplicaThreads.Reading awaitRunning(NodeAdmin node) {
+        long deadline = System.nanoTime() + START_BOUND.toNanos();
+        while (true) {
+            ReplicaThreads.Reading r = ReplicaThreads.of(node.result(ReplicationStatements.STATUS, statementTimeout));
+            if (r.state() != ReplicaThreads.State.STARTING || System.nanoTime() > deadline) {
+                return r;
+            }
+            SessionDrain.sleep(POLL_MILLIS);
+        }
+    }
+}

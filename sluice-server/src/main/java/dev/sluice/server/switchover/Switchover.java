@@ -1,0 +1,201 @@
+package dev.sluice.server.switchover;
+
+import dev.sluice.routing.topology.Node;
+import dev.sluice.server.backend.LoginRequest;
+import dev.sluice.server.config.ReplicationAccount;
+import dev.sluice.server.runtime.NodeRef;
+import dev.sluice.server.runtime.PrimaryHold;
+import dev.sluice.server.runtime.ProxyRuntime;
+import io.netty.channel.EventLoop;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One planned switchover (BEHAVIOUR §10), step by step:
+ * <ol>
+ * <li>choose the target ({@link TargetChoice}); refuse, changing nothing, when there is none;</li>
+ * <li>hold new work for the primary ({@link PrimaryHold}) and wait for the sessions to let it go
+ *     ({@link SessionDrain}), at most {@code switchover-timeout}; past it, release and call off;</li>
+ * <li>fence the old primary ({@link Fence}) and read its last GTID position;</li>
+ * <li>wait for the target to apply it, within what is left of the timeout; else lift the fence,
+ *     release and call off;</li>
+ * <li>promote the target, point every other node at it ({@link Repointing}) and check that
+ *     replication runs;</li>
+ * <li>switch Sluice's topology ({@link Roles}) and release the held commands to the new primary.</li>
+ * </ol>
+ * Runs on a thread of its own, blocking on one node at a time.
+ */
+final class Switchover {
+    private static final Logger LOG = LoggerFactory.getLogger(Switchover.class);
+    /** Each administrative statement's own bound (the waits have theirs). */
+    private static final Duration STATEMENT_TIMEOUT = Duration.ofSeconds(5);
+
+    private final ProxyRuntime runtime;
+    private final EventLoop loop;
+    private final LoginRequest login;
+
+    Switchover(ProxyRuntime runtime, EventLoop loop, LoginRequest login) {
+        this.runtime = runtime;
+        this.loop = loop;
+        this.login = login;
+    }
+
+    SwitchoverOutcome run(Optional<String> requested) {
+        Timeline timeline = new Timeline();
+        ReplicationAccount account = runtime.config().replication().orElseThrow(() -> SwitchoverException.refused(
+                "no replication account is configured: add replication: {user, password} (an account with "
+                        + "REPLICATION SLAVE on every node) to the configuration"));
+        Duration timeout = runtime.config().monitor().switchoverTimeout();
+        TargetChoice.Choice choice = TargetChoice.choose(runtime.topology(), requested, timeout);
+        if (choice instanceof TargetChoice.Refused r) {
+            throw SwitchoverException.refused("switchover refused: " + r.reason());
+        }
+        Node primary = ((TargetChoice.Chosen) choice).primary();
+        Node target = ((TargetChoice.Chosen) choice).target();
+        NodeRef from = runtime.ref(primary);
+        NodeRef to = runtime.ref(target);
+        String leg = "switchover from '" + from.name() + "' to '" + to.name() + "'";
+        try (NodeAdmin old = connect(from, leg); NodeAdmin next = connect(to, leg)) {
+            timeline.step("connect");
+            return hand(leg, old, next, primary, target, account, timeout, timeline);
+        }
+    }
+
+    private NodeAdmin connect(NodeRef node, String leg) {
+        try {
+            return NodeAdmin.open(runtime.connector(), loop, node, login, STATEMENT_TIMEOUT);
+        } catch (SwitchoverException e) {
+            throw SwitchoverException.refused(leg + " refused: " + e.getMessage());
+        }
+    }
+
+    private SwitchoverOutcome hand(String leg, NodeAdmin old, NodeAdmin next, Node primary, Node target,
+            ReplicationAccount account, Duration timeout, Timeline timeline) {
+        PrimaryHold hold = runtime.primaryHold();
+        SessionDrain sessions = new SessionDrain(runtime);
+        hold.hold();
+        long heldAt = System.nanoTime();
+        LOG.info("{}: holding new transactions and writes (at most {} ms)", leg, timeout.toMillis());
+        try {
+            try {
+                sessions.await(primary.id(), heldAt, timeout);
+            } catch (SwitchoverException e) {
+                throw calledOff(leg, primary, e.getMessage());
+            }
+            timeline.step("drain");
+            sessions.leave(primary.id());
+            String last = fenceOrCallOff(leg, old, primary);
+            timeline.step("fence");
+            catchUpOrCallOff(leg, old, next, primary, last, remaining(heldAt, timeout));
+            timeline.step("catch-up");
+            promoteOrCallOff(leg, old, next, primary, account);
+            timeline.step("promote");
+            old.query("UNLOCK TABLES", STATEMENT_TIMEOUT);
+            List<String> warnings = new Repointing(runtime, loop, login, account, STATEMENT_TIMEOUT)
+                    .pointAt(runtime.ref(target), primary);
+            timeline.step("repoint");
+            Roles.swap(runtime, primary.name(), target.name());
+            sessions.leave(primary.id());
+            hold.release();
+            long heldMillis = Duration.ofNanos(System.nanoTime() - heldAt).toMillis();
+            timeline.step("release");
+            LOG.info("{}: done; writes were held {} ms{}", leg, heldMillis,
+                    warnings.isEmpty() ? "" : "; warnings: " + String.join("; ", warnings));
+            return new SwitchoverOutcome(primary.name(), target.name(), timeline.steps(), heldMillis, warnings);
+        } finally {
+            hold.release();
+        }
+    }
+
+    private String fenceOrCallOff(String leg, NodeAdmin old, Node primary) {
+        try {
+            return Fence.raise(old, login.user(), STATEMENT_TIMEOUT);
+        } catch (SwitchoverException e) {
+            lowerFence(old, primary);
+            throw calledOff(leg, primary, "the old primary could not be made read-only: " + e.getMessage());
+        }
+    }
+
+    private void catchUpOrCallOff(String leg, NodeAdmin old, NodeAdmin next, Node primary, String last,
+            Duration left) {
+        long seconds = Math.max(1, (left.toMillis() + 999) / 1000);
+        String answer;
+        try {
+            answer = next.query(ReplicationStatements.gtidWait(last, seconds), Duration.ofSeconds(seconds)
+                    .plus(STATEMENT_TIMEOUT)).rows().get(0).get(0);
+        } catch (SwitchoverException e) {
+            lowerFence(old, primary);
+            throw calledOff(leg, primary, "waiting for '" + next.node().name() + "' to apply " + last + " failed: "
+                    + e.getMessage());
+        }
+        if (!"0".equals(answer)) {
+            lowerFence(old, primary);
+            throw calledOff(leg, primary, "'" + next.node().name() + "' did not apply the primary's last "
+                    + "transaction (" + last + ") within " + seconds + " s");
+        }
+    }
+
+    /** Promotes the target; on a failure puts it back as a replica of the old primary, which takes writes again. */
+    private void promoteOrCallOff(String leg, NodeAdmin old, NodeAdmin next, Node primary,
+            ReplicationAccount account) {
+        try {
+            next.query(ReplicationStatements.STOP, STATEMENT_TIMEOUT);
+            next.query(ReplicationStatements.FORGET_SOURCE, STATEMENT_TIMEOUT);
+            next.query(ReplicationStatements.WRITABLE, STATEMENT_TIMEOUT);
+        } catch (SwitchoverException e) {
+            try {
+                next.query(ReplicationStatements.READ_ONLY, STATEMENT_TIMEOUT);
+                next.query(ReplicationStatements.changeMaster(runtime.ref(primary).address(), account),
+                        STATEMENT_TIMEOUT);
+                next.query(ReplicationStatements.START, STATEMENT_TIMEOUT);
+            } catch (SwitchoverException again) {
+                LOG.error("{}: '{}' could not be put back as a replica of '{}': {}", leg, next.node().name(),
+                        primary.name(), again.getMessage());
+            }
+            lowerFence(old, primary);
+            throw calledOff(leg, primary, "promoting '" + next.node().name() + "' failed: " + e.getMessage());
+        }
+    }
+
+    private void lowerFence(NodeAdmin old, Node primary) {
+        try {
+            Fence.lower(old, STATEMENT_TIMEOUT);
+            Roles.writable(runtime, primary.name());
+        } catch (SwitchoverException e) {
+            LOG.error("switchover: the old primary '{}' could not be made writable again: {}; it stays read-only",
+                    primary.name(), e.getMessage());
+        }
+    }
+
+    private static SwitchoverException calledOff(String leg, Node primary, String why) {
+        String message = leg + " called off: " + why + ". '" + primary.name() + "' stays the primary and takes "
+                + "the held statements";
+        LOG.warn(message);
+        return new SwitchoverException(message);
+    }
+
+    private static Duration remaining(long heldAt, Duration timeout) {
+        Duration left = timeout.minus(Duration.ofNanos(System.nanoTime() - heldAt));
+        return left.isNegative() ? Duration.ZERO : left;
+    }
+
+    /** The steps done so far and how long each took. */
+    private static final class Timeline {
+        private final List<SwitchoverOutcome.Step> steps = new ArrayList<>();
+        private long last = System.nanoTime();
+
+        void step(String name) {
+            long now = System.nanoTime();
+            steps.add(new SwitchoverOutcome.Step(name, Duration.ofNanos(now - last).toMillis()));
+            last = now;
+        }
+
+        List<SwitchoverOutcome.Step> steps() {
+            return List.copyOf(steps);
+        }
+    }
+}
