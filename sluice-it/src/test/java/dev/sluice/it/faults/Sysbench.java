@@ -50,10 +50,19 @@ final class Sysbench {
 
     private final int port;
     private final Path dir;
+    private final String user;
+    private final String password;
 
     Sysbench(int port, Path dir) {
+        this(port, dir, SandboxCluster.APP_USER, SandboxCluster.APP_PASSWORD);
+    }
+
+    /** Clients log in as {@code user}. */
+    Sysbench(int port, Path dir, String user, String password) {
         this.port = port;
         this.dir = dir;
+        this.user = user;
+        this.password = password;
     }
 
     static void createDatabase(SandboxCluster cluster) {
@@ -79,8 +88,8 @@ final class Sysbench {
     private Run start(String command, String workload, int threads, int seconds, List<String> options)
             throws IOException {
         List<String> args = new ArrayList<>(List.of("sysbench", workload, "--db-driver=mysql",
-                "--mysql-host=127.0.0.1", "--mysql-port=" + port, "--mysql-user=" + SandboxCluster.APP_USER,
-                "--mysql-password=" + SandboxCluster.APP_PASSWORD, "--mysql-db=" + DATABASE, "--tables=" + TABLES,
+                "--mysql-host=127.0.0.1", "--mysql-port=" + port, "--mysql-user=" + user,
+                "--mysql-password=" + password, "--mysql-db=" + DATABASE, "--tables=" + TABLES,
                 "--table-size=" + TABLE_SIZE, "--threads=" + threads, "--report-interval=0"));
         if (seconds > 0) {
             args.add("--time=" + seconds);

@@ -103,7 +103,7 @@ final class Switchover {
             hold.release();
             long heldMillis = Duration.ofNanos(System.nanoTime() - heldAt).toMillis();
             timeline.step("release");
-            LOG.info("{}: done; writes were held {} ms{}", leg, heldMillis,
+            LOG.info("{}: done; writes were held {} ms; steps {}{}", leg, heldMillis, timeline.steps(),
                     warnings.isEmpty() ? "" : "; warnings: " + String.join("; ", warnings));
             return new SwitchoverOutcome(primary.name(), target.name(), timeline.steps(), heldMillis, warnings);
         } finally {
