@@ -134,6 +134,7 @@ public final class ConfigLoader {
                         v -> ConfigValues.duration(s.path() + ".connect-timeout", v)),
                 s.parsed("query-timeout", Duration.ofSeconds(1),
                         v -> ConfigValues.duration(s.path() + ".query-timeout", v)),
+                s.integer("down-after", MonitorConfig.DEFAULT_DOWN_AFTER, 1, MonitorConfig.MAX_DOWN_AFTER),
                 s.parsed("switchover-timeout", MonitorConfig.DEFAULT_SWITCHOVER_TIMEOUT,
                         v -> ConfigValues.duration(s.path() + ".switchover-timeout", v)));
         s.rejectUnknownKeys();

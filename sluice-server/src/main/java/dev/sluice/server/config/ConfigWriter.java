@@ -130,6 +130,9 @@ public final class ConfigWriter {
         if (!m.queryTimeout().equals(DEFAULT_MONITOR_TIMEOUT)) {
             o.put("query-timeout", EndpointSettings.duration(m.queryTimeout()));
         }
+        if (m.downAfter() != MonitorConfig.DEFAULT_DOWN_AFTER) {
+            o.put("down-after", m.downAfter());
+        }
         if (!m.switchoverTimeout().equals(MonitorConfig.DEFAULT_SWITCHOVER_TIMEOUT)) {
             o.put("switchover-timeout", EndpointSettings.duration(m.switchoverTimeout()));
         }

@@ -6,21 +6,25 @@ import java.time.Duration;
 /**
  * How the monitor reaches the nodes, and how often.
  *
+ * @param downAfter checks in a row a node must miss before it is marked down (BEHAVIOUR §4)
  * @param switchoverTimeout how long a switchover holds writes for open transactions to end, and for
  *     the target to apply the old primary's last transaction, before it is called off (BEHAVIOUR §10)
  */
 public record MonitorConfig(String user, String password, Duration interval, Duration connectTimeout,
-        Duration queryTimeout, Duration switchoverTimeout) {
+        Duration queryTimeout, int downAfter, Duration switchoverTimeout) {
+    public static final int DEFAULT_DOWN_AFTER = 2;
+    /** More than this many missed checks would leave a dead node in use for minutes. */
+    public static final int MAX_DOWN_AFTER = 100;
     public static final Duration DEFAULT_SWITCHOVER_TIMEOUT = Duration.ofSeconds(10);
 
     /** With the default switchover timeout. */
     public MonitorConfig(String user, String password, Duration interval, Duration connectTimeout,
-            Duration queryTimeout) {
-        this(user, password, interval, connectTimeout, queryTimeout, DEFAULT_SWITCHOVER_TIMEOUT);
+            Duration queryTimeout, int downAfter) {
+        this(user, password, interval, connectTimeout, queryTimeout, downAfter, DEFAULT_SWITCHOVER_TIMEOUT);
     }
 
     /** The timing part, as the monitor takes it. */
     public ProbeSchedule schedule() {
-        return new ProbeSchedule(interval, connectTimeout, queryTimeout);
+        return new ProbeSchedule(interval, connectTimeout, queryTimeout, downAfter);
     }
 }
