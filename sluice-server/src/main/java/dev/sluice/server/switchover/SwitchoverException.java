@@ -23,7 +23,7 @@ public final class SwitchoverException extends RuntimeException {
     }
 
     /** The request cannot be carried out as things are (nothing was changed). */
-    static SwitchoverException refused(String message) {
+    public static SwitchoverException refused(String message) {
         return new SwitchoverException(message, true);
     }
 

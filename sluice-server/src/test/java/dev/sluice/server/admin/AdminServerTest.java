@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -341,6 +342,31 @@ class AdminServerTest {
     }
 
     @Test
+    void switchoverAnswersWithItsOutcomeOrItsRefusal() throws Exception {
+        HttpResponse<String> refused = http.send("POST", "/v1/switchover", "", null);
+        assertThat(refused.statusCode()).isEqualTo(409);
+        assertThat(error(refused)).isEqualTo("switchover refused: no replica can take over");
+
+        control.answerSwitchover(new dev.sluice.server.switchover.SwitchoverOutcome("primary", "ro1",
+                List.of(new dev.sluice.server.switchover.SwitchoverOutcome.Step("drain", 12)), 340, List.of()));
+        HttpResponse<String> done = http.send("POST", "/v1/switchover", "{\"to\": \"ro1\"}", null);
+        assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
+        JsonNode o = json(done);
+        assertThat(o.get("to").asText()).isEqualTo("ro1");
+        assertThat(o.get("held-ms").asLong()).isEqualTo(340);
+        assertThat(o.at("/steps/0/step").asText()).isEqualTo("drain");
+        assertThat(control.switchoverRequests()).containsExactly(java.util.Optional.empty(),
+                java.util.Optional.of("ro1"));
+
+        HttpResponse<String> badTarget = http.send("POST", "/v1/switchover", "{\"to\": 5}", null);
+        assertThat(badTarget.statusCode()).isEqualTo(400);
+        assertThat(error(badTarget)).contains("to: the name of a node");
+        HttpResponse<String> get = http.get("/v1/switchover");
+        assertThat(get.statusCode()).isEqualTo(405);
+        assertThat(get.headers().firstValue("Allow")).hasValue("POST");
+    }
+
+    @Test
     void withATokenEveryChangeNeedsIt() throws Exception {
         server.close();
         server = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", 0), TOKEN), control, metrics);
@@ -358,6 +384,7 @@ class AdminServerTest {
         assertThat(http.send("DELETE", "/v1/nodes/ro2", null, null).statusCode()).isEqualTo(401);
         assertThat(http.send("POST", "/v1/nodes/ro2/drain", null, null).statusCode()).isEqualTo(401);
         assertThat(http.send("POST", "/v1/endpoints", "{}", null).statusCode()).isEqualTo(401);
+        assertThat(http.send("POST", "/v1/switchover", "{}", null).statusCode()).isEqualTo(401);
         assertThat(endpoint("rw").policy().consistency()).isEqualTo(ConsistencyLevel.EVENTUAL);
         assertThat(control.config().node("ro2")).isPresent();
 

@@ -254,7 +254,8 @@ public final class FakeProxyControl implements ProxyControl {
             switchover(Optional<String> to) {
         switchoverRequests.add(to);
         if (nextSwitchover == null) {
-            return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("no switchover"));
+            return java.util.concurrent.CompletableFuture.failedFuture(
+                    dev.sluice.server.switchover.SwitchoverException.refused("switchover refused: no replica can take over"));
         }
         return java.util.concurrent.CompletableFuture.completedFuture(nextSwitchover);
     }

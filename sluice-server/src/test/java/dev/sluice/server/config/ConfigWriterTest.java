@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ConfigWriterTest {
     private static final String EVERYTHING = """
-            monitor: {user: watcher, password: "0123", interval: 500ms, connect-timeout: 2s, query-timeout: 250ms, down-after: 3}
+            monitor: {user: watcher, password: "0123", interval: 500ms, connect-timeout: 2s, query-timeout: 250ms, down-after: 3, switchover-timeout: 4s}
+            replication: {user: repl, password: "r'pl"}
             nodes:
               - {name: primary, address: 127.0.0.1:3311, role: primary}
               - {name: ro1, address: "[::1]:3312", role: replica, zone: "yes", capacity: 3}
@@ -75,6 +76,8 @@ class ConfigWriterTest {
         assertThat(reread.limits().ioThreads()).isEqualTo(255);
         assertThat(reread.monitor().password()).isEqualTo("0123");
         assertThat(reread.monitor().downAfter()).isEqualTo(3);
+        assertThat(reread.monitor().switchoverTimeout()).isEqualTo(Duration.ofSeconds(4));
+        assertThat(reread.replication()).contains(new ReplicationAccount("repl", "r'pl"));
         assertThat(reread.admin().token()).isEqualTo("tok: en # not a comment");
         assertThat(reread.users().get(0).password()).isEqualTo("true");
         assertThat(reread.users().get(0).fullAuth()).isTrue();
@@ -102,7 +105,7 @@ class ConfigWriterTest {
                 .contains("monitor:\n  user: monitor\n", "\nnodes:\n  - name: primary\n", "\nendpoints:\n  - name: rw\n",
                         "    consistency-timeout: 10ms\n", "\nadmin:\n  listen: 127.0.0.1:8033\n  token: \"\"\n")
                 // Sections left at their defaults stay out, as in the example.
-                .doesNotContain("limits:", "users:", "connect-timeout", "down-after", "---");
+                .doesNotContain("limits:", "users:", "connect-timeout", "down-after", "switchover-timeout", "replication:", "---");
     }
 
     private static Path exampleFile() {
