@@ -105,7 +105,7 @@ class ConfigWriterTest {
                 .contains("monitor:\n  user: monitor\n", "\nnodes:\n  - name: primary\n", "\nendpoints:\n  - name: rw\n",
                         "    consistency-timeout: 10ms\n", "\nadmin:\n  listen: 127.0.0.1:8033\n  token: \"\"\n")
                 // Sections left at their defaults stay out, as in the example.
-                .doesNotContain("limits:", "users:", "connect-timeout", "down-after", "switchover-timeout", "replication:", "---");
+                .doesNotContain("limits:", "users:", "connect-timeout", "down-after", "switchover-timeout", "---");
     }
 
     private static Path exampleFile() {
