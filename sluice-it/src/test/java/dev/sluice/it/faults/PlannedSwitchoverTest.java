@@ -73,6 +73,10 @@ class PlannedSwitchoverTest {
                   - name: rw
                     listen: 127.0.0.1:0
                     mode: read-write
+                  - name: pooled
+                    listen: 127.0.0.1:0
+                    mode: read-write
+                    connection-pool: transaction
                 """;
         sluice = SluiceHarness.fromYaml(cluster, config);
         workDir = Files.createTempDirectory("planned-switchover");
@@ -194,6 +198,98 @@ class PlannedSwitchoverTest {
                 .isEqualTo("open,held,still open");
         for (SandboxNode r : cluster.replicas()) {
             assertThat(cluster.replicatesFromPrimary(r)).as(r.name() + " replicates from node 0").isTrue();
+        }
+    }
+
+    @Test
+    void sessionsKeepTheirStateAndPreparedStatementsAndWhatCannotMoveCallsTheSwitchoverOff() throws Exception {
+        SandboxNode ro1 = cluster.node("ro1");
+        try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("rw", "useServerPrepStmts=true"));
+                Statement s = c.createStatement();
+                java.sql.PreparedStatement insert = c.prepareStatement(
+                        "INSERT INTO planned_switchover (note) VALUES (?)");
+                PooledWriter pooled = PooledWriter.start()) {
+            s.execute("SET @v = 42");
+            s.execute("SET SESSION time_zone = '+03:00'");
+            s.execute("USE test");
+            insert.setString(1, "before");
+            assertThat(insert.executeUpdate()).isEqualTo(1);
+
+            JsonNode there = switchover("{\"to\": \"ro1\"}", 200);
+            assertThat(there.get("to").asText()).isEqualTo("ro1");
+
+            insert.setString(1, "after");
+            assertThat(insert.executeUpdate()).as("the statement prepared before, executed on the new primary")
+                    .isEqualTo(1);
+            try (ResultSet rs = s.executeQuery("/*FORCE_MASTER*/ SELECT @@server_id, @v, @@time_zone, DATABASE()")) {
+                rs.next();
+                assertThat(rs.getLong(1)).as("the new primary").isEqualTo(ro1.serverId());
+                assertThat(rs.getString(2) + " " + rs.getString(3) + " " + rs.getString(4))
+                        .as("the session's state there").isEqualTo("42 +03:00 test");
+            }
+
+            try (Connection t = sluice.connect("rw"); Statement ts = t.createStatement()) {
+                ts.execute("CREATE TEMPORARY TABLE sw_tmp (a INT)");
+                ts.execute("INSERT INTO sw_tmp VALUES (1)");
+                String error = switchoverError("{\"to\": \"primary\"}");
+                assertThat(error).contains("called off").contains("holds temporary tables")
+                        .contains("'ro1' stays the primary");
+                assertThat(role("ro1")).isEqualTo("primary");
+                ts.execute("DROP TEMPORARY TABLE sw_tmp");
+            }
+            JsonNode back = switchover("{\"to\": \"primary\"}", 200);
+            assertThat(back.get("warnings")).as(back.toString()).isEmpty();
+            insert.setString(1, "back");
+            assertThat(insert.executeUpdate()).isEqualTo(1);
+            pooled.close();
+            assertThat(pooled.failures()).as("a writer through the transaction pool").isEmpty();
+            assertThat(pooled.writes()).isPositive();
+        }
+        assertThat(cluster.queryString(cluster.primary(), "SELECT GROUP_CONCAT(note ORDER BY id) FROM "
+                + "test.planned_switchover WHERE note IN ('before', 'after', 'back')")).isEqualTo("before,after,back");
+    }
+
+    /** One client writing through the transaction-pool endpoint, with server-side prepared statements. */
+    private static final class PooledWriter implements AutoCloseable {
+        private final Thread thread = new Thread(this::run, "pooled-writer");
+        private final java.util.List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final java.util.concurrent.atomic.AtomicLong writes = new java.util.concurrent.atomic.AtomicLong();
+        private volatile boolean stop;
+
+        static PooledWriter start() {
+            PooledWriter w = new PooledWriter();
+            w.thread.setDaemon(true);
+            w.thread.start();
+            return w;
+        }
+
+        private void run() {
+            try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("pooled", "useServerPrepStmts=true"));
+                    java.sql.PreparedStatement p = c.prepareStatement(
+                            "INSERT INTO planned_switchover (note) VALUES (?)")) {
+                while (!stop) {
+                    p.setString(1, "pooled");
+                    p.executeUpdate();
+                    writes.incrementAndGet();
+                    PrimaryTicker.sleep(5);
+                }
+            } catch (SQLException e) {
+                failures.add(e.getMessage());
+            }
+        }
+
+        java.util.List<String> failures() {
+            return java.util.List.copyOf(failures);
+        }
+
+        long writes() {
+            return writes.get();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop = true;
+            thread.join(30_000);
         }
     }
 
