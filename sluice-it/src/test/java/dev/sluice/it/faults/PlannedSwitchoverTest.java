@@ -128,6 +128,9 @@ class PlannedSwitchoverTest {
         assertThat(back.get("to").asText()).isEqualTo("primary");
         assertThat(back.get("warnings")).as("warnings: " + back).isEmpty();
         assertReplicatesFrom(cluster.primary(), "ro1", "ro2", "ro3");
+        JsonNode last = describe().get("switchover");
+        assertThat(last.get("state").asText() + " " + last.get("to").asText()).as(last.toString())
+                .isEqualTo("done primary");
 
         String out = run.finish();
         assertThat(run.process().exitValue()).as("sysbench ended without an error:\n" + out).isZero();
@@ -165,6 +168,7 @@ class PlannedSwitchoverTest {
         await("ro3 lags more than the switchover may wait").atMost(SETTLE)
                 .until(() -> node("ro3").get("lagSeconds").asLong() > SWITCHOVER_TIMEOUT.toSeconds());
         assertThat(switchoverError("{\"to\": \"ro3\"}")).contains("cannot switch over to 'ro3'").contains("lags");
+        assertThat(describe().at("/switchover/state").asText()).isEqualTo("refused");
 
         assertThat(role("primary")).isEqualTo("primary");
         assertThat(cluster.queryString(cluster.primary(), "SELECT @@read_only")).isEqualTo("0");
@@ -179,6 +183,9 @@ class PlannedSwitchoverTest {
             inTx.executeUpdate("INSERT INTO test.planned_switchover (note) VALUES ('open')");
             CompletableFuture<JsonNode> refused = CompletableFuture.supplyAsync(() -> switchoverReply("{}"));
             await("the switchover holds writes").atMost(SETTLE).until(() -> held() || refused.isDone());
+            JsonNode during = describe().get("switchover");
+            assertThat(during.get("state").asText() + " " + during.get("from").asText() + " -> "
+                    + during.get("to").asText()).as(during.toString()).isEqualTo("in-progress primary -> ro1");
             // An autocommit write during the hold waits, then runs where the primary still is.
             long started = System.nanoTime();
             autocommit.executeUpdate("INSERT INTO test.planned_switchover (note) VALUES ('held')");
@@ -188,6 +195,7 @@ class PlannedSwitchoverTest {
             assertThat(reply.get("status").asInt()).as(reply.toString()).isEqualTo(409);
             assertThat(reply.get("error").asText()).contains("called off").contains("has a transaction open")
                     .contains("'primary' stays the primary");
+            assertThat(describe().at("/switchover/state").asText()).isEqualTo("called-off");
             inTx.executeUpdate("INSERT INTO test.planned_switchover (note) VALUES ('still open')");
             open.commit();
         }
@@ -336,6 +344,19 @@ class PlannedSwitchoverTest {
     private static JsonNode node(String name) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + sluice.adminAddress().getPort()
                 + "/v1/nodes/" + name)).timeout(Duration.ofSeconds(10)).GET().build();
+        try {
+            return JSON.readTree(HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static JsonNode describe() {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + sluice.adminAddress().getPort()
+                + "/v1/proxy")).timeout(Duration.ofSeconds(10)).GET().build();
         try {
             return JSON.readTree(HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body());
         } catch (IOException e) {

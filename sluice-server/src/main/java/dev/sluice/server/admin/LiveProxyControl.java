@@ -53,7 +53,9 @@ public final class LiveProxyControl implements ProxyControl {
 
     @Override
     public ProxyDescription describe() {
-        return ProxyDescriptions.describe(runtime, VERSION, (System.nanoTime() - startedNanos) / 1_000_000_000L);
+        ProxyDescription d = ProxyDescriptions.describe(runtime, VERSION,
+                (System.nanoTime() - startedNanos) / 1_000_000_000L);
+        return new ProxyDescription(d.version(), d.uptimeSeconds(), d.endpoints(), d.nodes(), switchovers.status());
     }
 
     @Override

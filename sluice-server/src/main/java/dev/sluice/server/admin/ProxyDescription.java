@@ -1,5 +1,6 @@
 package dev.sluice.server.admin;
 
+import dev.sluice.server.switchover.SwitchoverStatus;
 import java.util.List;
 
 /**
@@ -9,7 +10,18 @@ import java.util.List;
  * @param uptimeSeconds since start
  * @param endpoints every endpoint
  * @param nodes every node with its live state
+ * @param switchover the switchover in progress, or the last one (BEHAVIOUR §10)
  */
 public record ProxyDescription(String version, long uptimeSeconds, List<EndpointDescription> endpoints,
-        List<NodeDescription> nodes) {
+        List<NodeDescription> nodes, SwitchoverStatus switchover) {
+
+    /** With no switchover run yet. */
+    public ProxyDescription(String version, long uptimeSeconds, List<EndpointDescription> endpoints,
+            List<NodeDescription> nodes) {
+        this(version, uptimeSeconds, endpoints, nodes, SwitchoverStatus.NONE);
+    }
+
+    public ProxyDescription {
+        switchover = switchover == null ? SwitchoverStatus.NONE : switchover;
+    }
 }

@@ -27,6 +27,20 @@ final class ProxyTables {
         out.println();
         out.println("LOAD PER ENDPOINT");
         loads(d.nodes()).print(out);
+        if (!d.switchover().state().equals("none")) {
+            out.println();
+            out.println("SWITCHOVER");
+            out.println(switchover(d.switchover()));
+        }
+    }
+
+    /** One line: the switchover in progress, or the last one's outcome. */
+    static String switchover(dev.sluice.server.switchover.SwitchoverStatus s) {
+        String leg = s.from() == null ? "" : " '" + s.from() + "' -> '" + s.to() + "'";
+        String held = s.heldMillis() == null ? "" : ", writes held " + s.heldMillis() + " ms";
+        String step = s.step() == null ? "" : ", last step " + s.step();
+        String message = s.message() == null ? "" : ": " + s.message();
+        return s.state() + leg + step + held + message;
     }
 
     static TextTable endpoints(List<EndpointDescription> endpoints) {

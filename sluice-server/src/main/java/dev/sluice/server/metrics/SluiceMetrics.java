@@ -46,6 +46,7 @@ public final class SluiceMetrics implements AutoCloseable {
     private final ConcurrentMap<ErrorKey, Counter> errors = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> sessionsOpened = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> sessionsClosed = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> switchovers = new ConcurrentHashMap<>();
     private volatile TopologyGauges gauges;
 
     private record RouteKey(String endpoint, String node, String target, String reason) {
@@ -122,6 +123,13 @@ public final class SluiceMetrics implements AutoCloseable {
         cached(sessionsClosed, endpoint, e -> Counter.builder("sluice.sessions.closed")
                 .description("Client sessions ended, by endpoint")
                 .tag("endpoint", label(e)).register(registry)).increment();
+    }
+
+    /** A switchover ended: {@code outcome} is {@code done}, {@code called-off} or {@code refused} (BEHAVIOUR §10). */
+    public void switchover(String outcome) {
+        cached(switchovers, outcome, o -> Counter.builder("sluice.switchovers")
+                .description("Switchovers run by Sluice, by outcome")
+                .tag("outcome", label(o)).register(registry)).increment();
     }
 
     /**

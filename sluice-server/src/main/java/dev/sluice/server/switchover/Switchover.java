@@ -37,15 +37,17 @@ final class Switchover {
     private final ProxyRuntime runtime;
     private final EventLoop loop;
     private final LoginRequest login;
+    private final Switchovers.Progress progress;
 
-    Switchover(ProxyRuntime runtime, EventLoop loop, LoginRequest login) {
+    Switchover(ProxyRuntime runtime, EventLoop loop, LoginRequest login, Switchovers.Progress progress) {
         this.runtime = runtime;
         this.loop = loop;
         this.login = login;
+        this.progress = progress;
     }
 
     SwitchoverOutcome run(Optional<String> requested) {
-        Timeline timeline = new Timeline();
+        Timeline timeline = new Timeline(progress);
         ReplicationAccount account = runtime.config().replication().orElseThrow(() -> SwitchoverException.refused(
                 "no replication account is configured: add replication: {user, password} (an account with "
                         + "REPLICATION SLAVE on every node) to the configuration"));
@@ -58,6 +60,7 @@ final class Switchover {
         Node target = ((TargetChoice.Chosen) choice).target();
         NodeRef from = runtime.ref(primary);
         NodeRef to = runtime.ref(target);
+        progress.chosen(from.name(), to.name());
         String leg = "switchover from '" + from.name() + "' to '" + to.name() + "'";
         try (NodeAdmin old = connect(from, leg); NodeAdmin next = connect(to, leg)) {
             timeline.step("connect");
@@ -78,6 +81,7 @@ final class Switchover {
         PrimaryHold hold = runtime.primaryHold();
         SessionDrain sessions = new SessionDrain(runtime);
         hold.hold();
+        progress.holding();
         long heldAt = System.nanoTime();
         LOG.info("{}: holding new transactions and writes (at most {} ms)", leg, timeout.toMillis());
         try {
@@ -103,7 +107,8 @@ final class Switchover {
             hold.release();
             long heldMillis = Duration.ofNanos(System.nanoTime() - heldAt).toMillis();
             timeline.step("release");
-            LOG.info("{}: done; writes were held {} ms; steps {}{}", leg, heldMillis, timeline.steps(),
+            LOG.info("{}: done; writes were held {} ms; steps {}{}", leg, heldMillis, timeline.steps().stream()
+                    .map(st -> st.name() + " " + st.millis() + " ms").collect(java.util.stream.Collectors.joining(", ")),
                     warnings.isEmpty() ? "" : "; warnings: " + String.join("; ", warnings));
             return new SwitchoverOutcome(primary.name(), target.name(), timeline.steps(), heldMillis, warnings);
         } finally {
@@ -186,12 +191,18 @@ final class Switchover {
     /** The steps done so far and how long each took. */
     private static final class Timeline {
         private final List<SwitchoverOutcome.Step> steps = new ArrayList<>();
+        private final Switchovers.Progress progress;
         private long last = System.nanoTime();
+
+        Timeline(Switchovers.Progress progress) {
+            this.progress = progress;
+        }
 
         void step(String name) {
             long now = System.nanoTime();
             steps.add(new SwitchoverOutcome.Step(name, Duration.ofNanos(now - last).toMillis()));
             last = now;
+            progress.stepDone(name);
         }
 
         List<SwitchoverOutcome.Step> steps() {

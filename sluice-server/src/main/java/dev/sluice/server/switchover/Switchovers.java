@@ -17,10 +17,13 @@ public final class Switchovers {
     private final EventLoopGroup loops;
     private final Supplier<LoginRequest> login;
     private final AtomicBoolean running = new AtomicBoolean();
+    private volatile SwitchoverStatus status = SwitchoverStatus.NONE;
+    private final java.util.function.Consumer<String> outcomes;
 
     /** {@code login} is Sluice's own account (the monitor's), which runs the administrative statements. */
     public Switchovers(ProxyRuntime runtime, EventLoopGroup loops, Supplier<LoginRequest> login) {
         this.runtime = runtime;
+        this.outcomes = outcome -> runtime.metrics().switchover(outcome);
         this.loops = loops;
         this.login = login;
     }
@@ -33,9 +36,19 @@ public final class Switchovers {
         }
         CompletableFuture<SwitchoverOutcome> outcome = new CompletableFuture<>();
         Thread t = new Thread(() -> {
+            Progress progress = new Progress();
             try {
-                outcome.complete(new Switchover(runtime, loops.next(), login.get()).run(to));
+                SwitchoverOutcome done = new Switchover(runtime, loops.next(), login.get(), progress).run(to);
+                status = new SwitchoverStatus("done", done.from(), done.to(), progress.step, done.warnings().isEmpty()
+                        ? null : String.join("; ", done.warnings()), done.heldMillis(), System.currentTimeMillis());
+                outcomes.accept("done");
+                outcome.complete(done);
             } catch (RuntimeException e) {
+                String state = e instanceof SwitchoverException s && s.conflict() ? "refused" : "called-off";
+                status = new SwitchoverStatus(state, progress.from, progress.to, progress.step, e.getMessage(),
+                        progress.heldSince == 0 ? null : (System.nanoTime() - progress.heldSince) / 1_000_000,
+                        System.currentTimeMillis());
+                outcomes.accept(state);
                 outcome.completeExceptionally(e);
             } finally {
                 running.set(false);
@@ -44,5 +57,35 @@ public final class Switchovers {
         t.setDaemon(true);
         t.start();
         return outcome;
+    }
+
+    /** The switchover in progress, or the last one. */
+    public SwitchoverStatus status() {
+        return status;
+    }
+
+    /** What the running switchover reports as it goes; read by {@link #status()}. */
+    final class Progress {
+        private volatile String from;
+        private volatile String to;
+        private volatile String step;
+        private volatile long heldSince;
+
+        void chosen(String fromNode, String toNode) {
+            from = fromNode;
+            to = toNode;
+            status = new SwitchoverStatus("in-progress", from, to, "choose", null, null, System.currentTimeMillis());
+        }
+
+        void holding() {
+            heldSince = System.nanoTime();
+        }
+
+        void stepDone(String name) {
+            step = name;
+            if (from != null) {
+                status = new SwitchoverStatus("in-progress", from, to, name, null, null, status.atMillis());
+            }
+        }
     }
 }
