@@ -66,7 +66,7 @@ class ConfigLoaderTest {
         assertThat(e.maxConnections()).isEqualTo(50);
         assertThat(EndpointSettings.toJson(ec).toString()).contains("\"consistency-timeout\":\"25ms\"",
                 "\"weights\":{\"primary\":0,\"ro1\":100,\"ro2\":200}");
-        assertThat(c.admin().token()).isEqualTo("secret");
+        assertThat(c.admin().token().value()).isEqualTo("secret");
         assertThat(c.node("ro1").orElseThrow().capacity()).isEqualTo(2);
         assertThat(c.node("ro2").orElseThrow().role()).isEqualTo(NodeConfig.Role.REPLICA);
     }
