@@ -10,7 +10,7 @@ import java.time.Duration;
  * @param switchoverTimeout how long a switchover holds writes for open transactions to end, and for
  *     the target to apply the old primary's last transaction, before it is called off (BEHAVIOUR §10)
  */
-public record MonitorConfig(String user, String password, Duration interval, Duration connectTimeout,
+public record MonitorConfig(String user, Secret password, Duration interval, Duration connectTimeout,
         Duration queryTimeout, int downAfter, Duration switchoverTimeout) {
     public static final int DEFAULT_DOWN_AFTER = 2;
     /** More than this many missed checks would leave a dead node in use for minutes. */
@@ -18,7 +18,7 @@ public record MonitorConfig(String user, String password, Duration interval, Dur
     public static final Duration DEFAULT_SWITCHOVER_TIMEOUT = Duration.ofSeconds(10);
 
     /** With the default switchover timeout. */
-    public MonitorConfig(String user, String password, Duration interval, Duration connectTimeout,
+    public MonitorConfig(String user, Secret password, Duration interval, Duration connectTimeout,
             Duration queryTimeout, int downAfter) {
         this(user, password, interval, connectTimeout, queryTimeout, downAfter, DEFAULT_SWITCHOVER_TIMEOUT);
     }

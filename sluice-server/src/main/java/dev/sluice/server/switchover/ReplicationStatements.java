@@ -22,7 +22,7 @@ final class ReplicationStatements {
 
     static String changeMaster(HostPort source, ReplicationAccount account) {
         return "CHANGE MASTER TO MASTER_HOST = " + literal(source.host()) + ", MASTER_PORT = " + source.port()
-                + ", MASTER_USER = " + literal(account.user()) + ", MASTER_PASSWORD = " + literal(account.password())
+                + ", MASTER_USER = " + literal(account.user()) + ", MASTER_PASSWORD = " + literal(account.password().value())
                 + ", MASTER_USE_GTID = slave_pos";
     }
 

@@ -3,6 +3,7 @@ package dev.sluice.server.switchover;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.server.config.ReplicationAccount;
+import dev.sluice.server.config.Secret;
 import dev.sluice.server.net.HostPort;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +12,7 @@ class ReplicationStatementsTest {
     @Test
     void pointsAtTheSourceWithTheReplicationAccountAndGtids() {
         assertThat(ReplicationStatements.changeMaster(new HostPort("10.0.0.2", 3306),
-                new ReplicationAccount("repl", "it's a \\secret")))
+                new ReplicationAccount("repl", Secret.literal("it's a \\secret"))))
                 .isEqualTo("CHANGE MASTER TO MASTER_HOST = '10.0.0.2', MASTER_PORT = 3306, MASTER_USER = 'repl', "
                         + "MASTER_PASSWORD = 'it\\'s a \\\\secret', MASTER_USE_GTID = slave_pos");
     }
