@@ -121,6 +121,11 @@ public final class ProxyRuntime {
         this.primaryPositions = source;
     }
 
+    /** Has the monitor check a node at once. */
+    public void checkNow(int nodeId) {
+        probeNow.accept(nodeId);
+    }
+
     /** How to ask the monitor to check a node at once. */
     public void probeNow(java.util.function.IntConsumer probe) {
         this.probeNow = probe;

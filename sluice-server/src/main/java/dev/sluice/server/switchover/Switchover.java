@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *     release and call off;</li>
  * <li>promote the target, point every other node at it ({@link Repointing}) and check that
  *     replication runs;</li>
- * <li>switch Sluice's topology ({@link Roles}) and release the held commands to the new primary.</li>
+ * <li>once the monitor has seen the target writable ({@link MonitorAgreement}), switch Sluice's
+ *     topology ({@link Roles}) and release the held commands to the new primary.</li>
  * </ol>
  * Runs on a thread of its own, blocking on one node at a time.
  */
@@ -97,11 +98,14 @@ final class Switchover {
             catchUpOrCallOff(leg, old, next, primary, last, remaining(heldAt, timeout));
             timeline.step("catch-up");
             promoteOrCallOff(leg, old, next, primary, account);
+            runtime.checkNow(target.id());
             timeline.step("promote");
             old.query("UNLOCK TABLES", STATEMENT_TIMEOUT);
             List<String> warnings = new Repointing(runtime, loop, login, account, STATEMENT_TIMEOUT)
                     .pointAt(runtime.ref(target), primary);
             timeline.step("repoint");
+            MonitorAgreement.awaitSeenWritable(runtime, target.id());
+            timeline.step("seen-writable");
             Roles.swap(runtime, primary.name(), target.name());
             sessions.leave(primary.id());
             hold.release();
@@ -169,6 +173,7 @@ final class Switchover {
     private void lowerFence(NodeAdmin old, Node primary) {
         try {
             Fence.lower(old, STATEMENT_TIMEOUT);
+            MonitorAgreement.awaitSettledWritable(runtime, primary.id());
             Roles.writable(runtime, primary.name());
         } catch (SwitchoverException e) {
             LOG.error("switchover: the old primary '{}' could not be made writable again: {}; it stays read-only",
