@@ -40,6 +40,7 @@ final class Repointing {
     /** Returns the warnings: nodes not pointed, or whose replication did not start. */
     List<String> pointAt(NodeRef primary, Node oldPrimary) {
         List<String> warnings = new ArrayList<>();
+        List<NodeAdmin> opened = new ArrayList<>();
         List<NodeAdmin> pointed = new ArrayList<>();
         try {
             for (Node n : runtime.topology().nodes()) {
@@ -54,22 +55,28 @@ final class Repointing {
                 }
                 try {
                     NodeAdmin admin = NodeAdmin.open(runtime.connector(), loop, ref, login, statementTimeout);
-                    pointed.add(admin);
+                    opened.add(admin);
                     attach(admin, primary, n.id() == oldPrimary.id());
+                    pointed.add(admin);
                 } catch (SwitchoverException e) {
                     warnings.add("'" + n.name() + "' could not be pointed at '" + primary.name() + "': "
                             + e.getMessage());
                 }
             }
             for (NodeAdmin admin : pointed) {
-                ReplicaThreads.Reading r = awaitRunning(admin);
+                ReplicaThreads.Reading r;
+                try {
+                    r = awaitRunning(admin);
+                } catch (SwitchoverException e) {
+                    r = new ReplicaThreads.Reading(ReplicaThreads.State.FAILED, e.getMessage());
+                }
                 if (r.state() != ReplicaThreads.State.RUNNING) {
                     warnings.add("'" + admin.node().name() + "' does not replicate from '" + primary.name() + "': "
                             + r.detail());
                 }
             }
         } finally {
-            pointed.forEach(NodeAdmin::close);
+            opened.forEach(NodeAdmin::close);
         }
         return warnings;
     }

@@ -100,9 +100,16 @@ final class Switchover {
             promoteOrCallOff(leg, old, next, primary, account);
             runtime.checkNow(target.id());
             timeline.step("promote");
-            old.query("UNLOCK TABLES", STATEMENT_TIMEOUT);
-            List<String> warnings = new Repointing(runtime, loop, login, account, STATEMENT_TIMEOUT)
-                    .pointAt(runtime.ref(target), primary);
+            // The target takes writes now: from here on nothing is undone, whatever fails; the
+            // topology must follow it, or the released writes would go to the old primary.
+            List<String> warnings = new ArrayList<>();
+            try {
+                old.query("UNLOCK TABLES", STATEMENT_TIMEOUT);
+                warnings.addAll(new Repointing(runtime, loop, login, account, STATEMENT_TIMEOUT)
+                        .pointAt(runtime.ref(target), primary));
+            } catch (RuntimeException e) {
+                warnings.add("pointing the other nodes at '" + target.name() + "' failed: " + e.getMessage());
+            }
             timeline.step("repoint");
             MonitorAgreement.awaitSeenWritable(runtime, target.id());
             timeline.step("seen-writable");
@@ -123,7 +130,7 @@ final class Switchover {
     private String fenceOrCallOff(String leg, NodeAdmin old, Node primary) {
         try {
             return Fence.raise(old, login.user(), STATEMENT_TIMEOUT);
-        } catch (SwitchoverException e) {
+        } catch (RuntimeException e) {
             lowerFence(old, primary);
             throw calledOff(leg, primary, "the old primary could not be made read-only: " + e.getMessage());
         }
