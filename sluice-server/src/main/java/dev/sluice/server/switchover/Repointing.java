@@ -15,9 +15,10 @@ import java.util.List;
  * replication account and {@code MASTER_USE_GTID=slave_pos}, then checks that each one's
  * replication runs ({@link ReplicaThreads}). The new primary is already writable by then, so a node
  * that cannot be pointed, or whose replication does not start, is reported as a warning for the
- * operator rather than undoing the switchover.
+ * operator rather than undoing the switchover; for the same reason the check runs after the held
+ * writes are released (its outcome cannot change what happens to them).
  */
-final class Repointing {
+final class Repointing implements AutoCloseable {
     /** How long a node's replication may take to start before it is reported. */
     private static final Duration START_BOUND = Duration.ofSeconds(5);
     private static final long POLL_MILLIS = 20;
@@ -27,6 +28,8 @@ final class Repointing {
     private final LoginRequest login;
     private final ReplicationAccount account;
     private final Duration statementTimeout;
+    private final List<NodeAdmin> opened = new ArrayList<>();
+    private final List<NodeAdmin> pointed = new ArrayList<>();
 
     Repointing(ProxyRuntime runtime, EventLoop loop, LoginRequest login, ReplicationAccount account,
             Duration statementTimeout) {
@@ -37,48 +40,55 @@ final class Repointing {
         this.statementTimeout = statementTimeout;
     }
 
-    /** Returns the warnings: nodes not pointed, or whose replication did not start. */
+    /**
+     * Points every other reachable node at {@code primary}; returns the warnings for those that
+     * could not be. The nodes' connections stay open for {@link #checkRunning}.
+     */
     List<String> pointAt(NodeRef primary, Node oldPrimary) {
         List<String> warnings = new ArrayList<>();
-        List<NodeAdmin> opened = new ArrayList<>();
-        List<NodeAdmin> pointed = new ArrayList<>();
-        try {
-            for (Node n : runtime.topology().nodes()) {
-                if (n.id() == primary.id()) {
-                    continue;
-                }
-                NodeRef ref = runtime.ref(n);
-                if (!n.state().reachable() && n.id() != oldPrimary.id()) {
-                    warnings.add("'" + n.name() + "' was unreachable and still replicates from '" + oldPrimary.name()
-                            + "': point it at '" + primary.name() + "' when it is back");
-                    continue;
-                }
-                try {
-                    NodeAdmin admin = NodeAdmin.open(runtime.connector(), loop, ref, login, statementTimeout);
-                    opened.add(admin);
-                    attach(admin, primary, n.id() == oldPrimary.id());
-                    pointed.add(admin);
-                } catch (SwitchoverException e) {
-                    warnings.add("'" + n.name() + "' could not be pointed at '" + primary.name() + "': "
-                            + e.getMessage());
-                }
+        for (Node n : runtime.topology().nodes()) {
+            if (n.id() == primary.id()) {
+                continue;
             }
-            for (NodeAdmin admin : pointed) {
-                ReplicaThreads.Reading r;
-                try {
-                    r = awaitRunning(admin);
-                } catch (SwitchoverException e) {
-                    r = new ReplicaThreads.Reading(ReplicaThreads.State.FAILED, e.getMessage());
-                }
-                if (r.state() != ReplicaThreads.State.RUNNING) {
-                    warnings.add("'" + admin.node().name() + "' does not replicate from '" + primary.name() + "': "
-                            + r.detail());
-                }
+            NodeRef ref = runtime.ref(n);
+            if (!n.state().reachable() && n.id() != oldPrimary.id()) {
+                warnings.add("'" + n.name() + "' was unreachable and still replicates from '" + oldPrimary.name()
+                        + "': point it at '" + primary.name() + "' when it is back");
+                continue;
             }
-        } finally {
-            opened.forEach(NodeAdmin::close);
+            try {
+                NodeAdmin admin = NodeAdmin.open(runtime.connector(), loop, ref, login, statementTimeout);
+                opened.add(admin);
+                attach(admin, primary, n.id() == oldPrimary.id());
+                pointed.add(admin);
+            } catch (SwitchoverException e) {
+                warnings.add("'" + n.name() + "' could not be pointed at '" + primary.name() + "': " + e.getMessage());
+            }
         }
         return warnings;
+    }
+
+    /** Waits for each node pointed to replicate from {@code primary}; returns the warnings for those that do not. */
+    List<String> checkRunning(NodeRef primary) {
+        List<String> warnings = new ArrayList<>();
+        for (NodeAdmin admin : pointed) {
+            ReplicaThreads.Reading r;
+            try {
+                r = awaitRunning(admin);
+            } catch (SwitchoverException e) {
+                r = new ReplicaThreads.Reading(ReplicaThreads.State.FAILED, e.getMessage());
+            }
+            if (r.state() != ReplicaThreads.State.RUNNING) {
+                warnings.add("'" + admin.node().name() + "' does not replicate from '" + primary.name() + "': "
+                        + r.detail());
+            }
+        }
+        return warnings;
+    }
+
+    @Override
+    public void close() {
+        opened.forEach(NodeAdmin::close);
     }
 
     private void attach(NodeAdmin node, NodeRef source, boolean formerPrimary) {

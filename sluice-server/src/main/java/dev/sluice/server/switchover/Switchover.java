@@ -23,10 +23,11 @@ import org.slf4j.LoggerFactory;
  * <li>fence the old primary ({@link Fence}) and read its last GTID position;</li>
  * <li>wait for the target to apply it, within what is left of the timeout; else lift the fence,
  *     release and call off;</li>
- * <li>promote the target, point every other node at it ({@link Repointing}) and check that
- *     replication runs;</li>
+ * <li>promote the target and point every other node at it ({@link Repointing});</li>
  * <li>once the monitor has seen the target writable ({@link MonitorAgreement}), switch Sluice's
- *     topology ({@link Roles}) and release the held commands to the new primary.</li>
+ *     topology ({@link Roles}) and release the held commands to the new primary;</li>
+ * <li>check that every node pointed replicates (after the release: nothing is undone by then,
+ *     so the held writes need not wait for it).</li>
  * </ol>
  * Runs on a thread of its own, blocking on one node at a time.
  */
@@ -84,6 +85,7 @@ final class Switchover {
         hold.hold();
         progress.holding();
         long heldAt = System.nanoTime();
+        long heldMillis;
         LOG.info("{}: holding new transactions and writes (at most {} ms)", leg, timeout.toMillis());
         try {
             try {
@@ -103,21 +105,24 @@ final class Switchover {
             // The target takes writes now: from here on nothing is undone, whatever fails; the
             // topology must follow it, or the released writes would go to the old primary.
             List<String> warnings = new ArrayList<>();
-            try {
-                old.query("UNLOCK TABLES", STATEMENT_TIMEOUT);
-                warnings.addAll(new Repointing(runtime, loop, login, account, STATEMENT_TIMEOUT)
-                        .pointAt(runtime.ref(target), primary));
-            } catch (RuntimeException e) {
-                warnings.add("pointing the other nodes at '" + target.name() + "' failed: " + e.getMessage());
+            try (Repointing repointing = new Repointing(runtime, loop, login, account, STATEMENT_TIMEOUT)) {
+                try {
+                    old.query("UNLOCK TABLES", STATEMENT_TIMEOUT);
+                    warnings.addAll(repointing.pointAt(runtime.ref(target), primary));
+                } catch (RuntimeException e) {
+                    warnings.add("pointing the other nodes at '" + target.name() + "' failed: " + e.getMessage());
+                }
+                timeline.step("repoint");
+                MonitorAgreement.awaitSeenWritable(runtime, target.id());
+                timeline.step("seen-writable");
+                Roles.swap(runtime, primary.name(), target.name());
+                sessions.leave(primary.id());
+                hold.release();
+                heldMillis = Duration.ofNanos(System.nanoTime() - heldAt).toMillis();
+                timeline.step("release");
+                warnings.addAll(repointing.checkRunning(runtime.ref(target)));
+                timeline.step("replication-check");
             }
-            timeline.step("repoint");
-            MonitorAgreement.awaitSeenWritable(runtime, target.id());
-            timeline.step("seen-writable");
-            Roles.swap(runtime, primary.name(), target.name());
-            sessions.leave(primary.id());
-            hold.release();
-            long heldMillis = Duration.ofNanos(System.nanoTime() - heldAt).toMillis();
-            timeline.step("release");
             LOG.info("{}: done; writes were held {} ms; steps {}{}", leg, heldMillis, timeline.steps().stream()
                     .map(st -> st.name() + " " + st.millis() + " ms").collect(java.util.stream.Collectors.joining(", ")),
                     warnings.isEmpty() ? "" : "; warnings: " + String.join("; ", warnings));
