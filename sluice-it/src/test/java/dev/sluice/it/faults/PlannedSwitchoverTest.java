@@ -150,7 +150,7 @@ class PlannedSwitchoverTest {
     }
 
     @Test
-    void aSwitchoverToAnUnknownOrLaggingNodeIsRefusedAndChangesNothing() throws Exception {
+    void aSwitchoverToAnUnknownLaggingOrUnreachableNodeIsRefusedAndChangesNothing() throws Exception {
         assertThat(switchoverError("{\"to\": \"ro9\"}")).contains("no node 'ro9'");
 
         SandboxNode ro2 = cluster.node("ro2");
@@ -169,6 +169,15 @@ class PlannedSwitchoverTest {
                 .until(() -> node("ro3").get("lagSeconds").asLong() > SWITCHOVER_TIMEOUT.toSeconds());
         assertThat(switchoverError("{\"to\": \"ro3\"}")).contains("cannot switch over to 'ro3'").contains("lags");
         assertThat(describe().at("/switchover/state").asText()).isEqualTo("refused");
+
+        cluster.pause(ro3);
+        try {
+            await("Sluice sees ro3 down").atMost(SETTLE).until(() -> node("ro3").get("state").asText().equals("down"));
+            assertThat(switchoverError("{\"to\": \"ro3\"}")).contains("cannot switch over to 'ro3'")
+                    .contains("unreachable");
+        } finally {
+            cluster.resume(ro3);
+        }
 
         assertThat(role("primary")).isEqualTo("primary");
         assertThat(cluster.queryString(cluster.primary(), "SELECT @@read_only")).isEqualTo("0");

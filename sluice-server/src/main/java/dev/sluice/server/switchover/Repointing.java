@@ -29,7 +29,7 @@ final class Repointing implements AutoCloseable {
     private final ReplicationAccount account;
     private final Duration statementTimeout;
     private final List<NodeAdmin> opened = new ArrayList<>();
-    private final List<NodeAdmin> pointed = new ArrayList<>();
+    private final List<NodeAdmin> pointed = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     Repointing(ProxyRuntime runtime, EventLoop loop, LoginRequest login, ReplicationAccount account,
             Duration statementTimeout) {
@@ -41,31 +41,59 @@ final class Repointing implements AutoCloseable {
     }
 
     /**
-     * Points every other reachable node at {@code primary}; returns the warnings for those that
-     * could not be. The nodes' connections stay open for {@link #checkRunning}.
+     * Opens a connection to every node but {@code primary} (the target), ahead of the hold, so that
+     * pointing them later costs no login; returns warnings for the nodes that cannot be reached.
      */
-    List<String> pointAt(NodeRef primary, Node oldPrimary) {
+    List<String> connect(NodeRef primary, Node oldPrimary) {
         List<String> warnings = new ArrayList<>();
         for (Node n : runtime.topology().nodes()) {
             if (n.id() == primary.id()) {
                 continue;
             }
-            NodeRef ref = runtime.ref(n);
             if (!n.state().reachable() && n.id() != oldPrimary.id()) {
                 warnings.add("'" + n.name() + "' was unreachable and still replicates from '" + oldPrimary.name()
                         + "': point it at '" + primary.name() + "' when it is back");
                 continue;
             }
             try {
-                NodeAdmin admin = NodeAdmin.open(runtime.connector(), loop, ref, login, statementTimeout);
-                opened.add(admin);
-                attach(admin, primary, n.id() == oldPrimary.id());
-                pointed.add(admin);
+                opened.add(NodeAdmin.open(runtime.connector(), loop, runtime.ref(n), login, statementTimeout));
             } catch (SwitchoverException e) {
                 warnings.add("'" + n.name() + "' could not be pointed at '" + primary.name() + "': " + e.getMessage());
             }
         }
         return warnings;
+    }
+
+    /**
+     * Points every node connected at {@code primary}, all at once (each waits for its own STOP
+     * SLAVE, which on a busy replica takes a while); returns warnings for those that could not be.
+     */
+    List<String> pointAt(NodeRef primary, Node oldPrimary) {
+        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Thread> running = new ArrayList<>();
+        for (NodeAdmin admin : opened) {
+            Thread t = new Thread(() -> {
+                try {
+                    attach(admin, primary, admin.node().id() == oldPrimary.id());
+                    pointed.add(admin);
+                } catch (RuntimeException e) {
+                    warnings.add("'" + admin.node().name() + "' could not be pointed at '" + primary.name() + "': "
+                            + e.getMessage());
+                }
+            }, "sluice-switchover-" + admin.node().name());
+            t.setDaemon(true);
+            t.start();
+            running.add(t);
+        }
+        for (Thread t : running) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SwitchoverException("interrupted while pointing the nodes at '" + primary.name() + "'", e);
+            }
+        }
+        return new ArrayList<>(warnings);
     }
 
     /** Waits for each node pointed to replicate from {@code primary}; returns the warnings for those that do not. */

@@ -64,9 +64,11 @@ final class Switchover {
         NodeRef to = runtime.ref(target);
         progress.chosen(from.name(), to.name());
         String leg = "switchover from '" + from.name() + "' to '" + to.name() + "'";
-        try (NodeAdmin old = connect(from, leg); NodeAdmin next = connect(to, leg)) {
+        try (NodeAdmin old = connect(from, leg); NodeAdmin next = connect(to, leg);
+                Repointing others = new Repointing(runtime, loop, login, account, STATEMENT_TIMEOUT)) {
+            List<String> unreachable = others.connect(to, primary);
             timeline.step("connect");
-            return hand(leg, old, next, primary, target, account, timeout, timeline);
+            return hand(leg, old, next, others, unreachable, primary, target, account, timeout, timeline);
         }
     }
 
@@ -78,14 +80,14 @@ final class Switchover {
         }
     }
 
-    private SwitchoverOutcome hand(String leg, NodeAdmin old, NodeAdmin next, Node primary, Node target,
-            ReplicationAccount account, Duration timeout, Timeline timeline) {
+    private SwitchoverOutcome hand(String leg, NodeAdmin old, NodeAdmin next, Repointing repointing,
+            List<String> unreachable, Node primary, Node target, ReplicationAccount account, Duration timeout,
+            Timeline timeline) {
         PrimaryHold hold = runtime.primaryHold();
         SessionDrain sessions = new SessionDrain(runtime);
         hold.hold();
         progress.holding();
         long heldAt = System.nanoTime();
-        long heldMillis;
         LOG.info("{}: holding new transactions and writes (at most {} ms)", leg, timeout.toMillis());
         try {
             try {
@@ -104,25 +106,23 @@ final class Switchover {
             timeline.step("promote");
             // The target takes writes now: from here on nothing is undone, whatever fails; the
             // topology must follow it, or the released writes would go to the old primary.
-            List<String> warnings = new ArrayList<>();
-            try (Repointing repointing = new Repointing(runtime, loop, login, account, STATEMENT_TIMEOUT)) {
-                try {
-                    old.query("UNLOCK TABLES", STATEMENT_TIMEOUT);
-                    warnings.addAll(repointing.pointAt(runtime.ref(target), primary));
-                } catch (RuntimeException e) {
-                    warnings.add("pointing the other nodes at '" + target.name() + "' failed: " + e.getMessage());
-                }
-                timeline.step("repoint");
-                MonitorAgreement.awaitSeenWritable(runtime, target.id());
-                timeline.step("seen-writable");
-                Roles.swap(runtime, primary.name(), target.name());
-                sessions.leave(primary.id());
-                hold.release();
-                heldMillis = Duration.ofNanos(System.nanoTime() - heldAt).toMillis();
-                timeline.step("release");
-                warnings.addAll(repointing.checkRunning(runtime.ref(target)));
-                timeline.step("replication-check");
+            List<String> warnings = new ArrayList<>(unreachable);
+            try {
+                old.query("UNLOCK TABLES", STATEMENT_TIMEOUT);
+                warnings.addAll(repointing.pointAt(runtime.ref(target), primary));
+            } catch (RuntimeException e) {
+                warnings.add("pointing the other nodes at '" + target.name() + "' failed: " + e.getMessage());
             }
+            timeline.step("repoint");
+            MonitorAgreement.awaitSeenWritable(runtime, target.id());
+            timeline.step("seen-writable");
+            Roles.swap(runtime, primary.name(), target.name());
+            sessions.leave(primary.id());
+            hold.release();
+            long heldMillis = Duration.ofNanos(System.nanoTime() - heldAt).toMillis();
+            timeline.step("release");
+            warnings.addAll(repointing.checkRunning(runtime.ref(target)));
+            timeline.step("replication-check");
             LOG.info("{}: done; writes were held {} ms; steps {}{}", leg, heldMillis, timeline.steps().stream()
                     .map(st -> st.name() + " " + st.millis() + " ms").collect(java.util.stream.Collectors.joining(", ")),
                     warnings.isEmpty() ? "" : "; warnings: " + String.join("; ", warnings));

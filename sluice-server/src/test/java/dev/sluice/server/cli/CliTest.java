@@ -177,6 +177,29 @@ class CliTest {
     }
 
     @Test
+    void switchoverPrintsItsStepsOrTheRefusal() {
+        Run refused = sluice("switchover");
+        assertThat(refused.exit()).isEqualTo(AdminCommand.REFUSED);
+        assertThat(refused.err()).isEqualTo("switchover refused: no replica can take over\n");
+
+        control.answerSwitchover(new dev.sluice.server.switchover.SwitchoverOutcome("primary", "ro1", List.of(
+                new dev.sluice.server.switchover.SwitchoverOutcome.Step("drain", 12),
+                new dev.sluice.server.switchover.SwitchoverOutcome.Step("repoint", 340)), 420,
+                List.of("'ro2' does not replicate from 'ro1': its SQL thread is stopped")));
+        Run done = sluice("switchover", "--to", "ro1");
+        assertThat(done.exit()).as(done.err()).isZero();
+        assertThat(done.out()).isEqualTo("""
+                switchover done: 'primary' -> 'ro1'; writes were held 420 ms
+                STEP      MS
+                drain     12
+                repoint  340
+                warning: 'ro2' does not replicate from 'ro1': its SQL thread is stopped
+                """);
+        assertThat(control.switchoverRequests()).containsExactly(java.util.Optional.empty(),
+                java.util.Optional.of("ro1"));
+    }
+
+    @Test
     void aMalformedSetIsAUsageError() {
         for (String bad : new String[] {"novalue", "=3", "weights=", "weights={primary: 0"}) {
             Run r = sluice("modify-endpoint", "rw", "--set", bad);
