@@ -234,6 +234,7 @@ class PlannedSwitchoverTest {
 
             JsonNode there = switchover("{\"to\": \"ro1\"}", 200);
             assertThat(there.get("to").asText()).isEqualTo("ro1");
+            assertThat(there.get("warnings")).as(there.toString()).isEmpty();
 
             insert.setString(1, "after");
             assertThat(insert.executeUpdate()).as("the statement prepared before, executed on the new primary")

@@ -5,10 +5,13 @@ import java.util.Optional;
 
 /**
  * Whether a node just pointed at a new primary replicates from it, read from its
- * {@code SHOW SLAVE STATUS}: both threads running, still starting (the I/O thread connecting), or
- * failed with the server's own error. Pure.
+ * {@code SHOW SLAVE STATUS}: both threads running, still starting (the I/O thread preparing or
+ * connecting), or failed with the server's own error. Pure.
  */
 public final class ReplicaThreads {
+    /** What MariaDB shows while the I/O thread starts: before and while it connects to the source. */
+    private static final java.util.Set<String> STARTING_IO = java.util.Set.of("Preparing", "Connecting");
+
     private ReplicaThreads() {
     }
 
@@ -36,8 +39,8 @@ public final class ReplicaThreads {
         if (!sql.equals("Yes")) {
             return new Reading(State.FAILED, "its SQL thread is stopped" + sqlError.map(e -> ": " + e).orElse(""));
         }
-        if (io.equals("Connecting") && ioError.isEmpty()) {
-            return new Reading(State.STARTING, "its I/O thread is connecting");
+        if (STARTING_IO.contains(io) && ioError.isEmpty()) {
+            return new Reading(State.STARTING, "its I/O thread is " + io.toLowerCase(java.util.Locale.ROOT));
         }
         return new Reading(State.FAILED, "its I/O thread is " + (io.isEmpty() ? "not running" : io)
                 + ioError.map(e -> ": " + e).orElse(""));

@@ -18,6 +18,7 @@ class ReplicaThreadsTest {
             # io         | sql | io error                         | sql error          | reading
             Yes          | Yes | -                                | -                  | RUNNING running
             Connecting   | Yes | -                                | -                  | STARTING its I/O thread is connecting
+            Preparing    | Yes | -                                | -                  | STARTING its I/O thread is preparing
             Connecting   | Yes | error connecting to master 'r@h' | -                  | FAILED its I/O thread is Connecting: error connecting to master 'r@h'
             No           | Yes | Got fatal error 1236             | -                  | FAILED its I/O thread is No: Got fatal error 1236
             Yes          | No  | -                                | Duplicate entry    | FAILED its SQL thread is stopped: Duplicate entry
