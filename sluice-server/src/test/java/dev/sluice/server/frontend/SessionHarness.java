@@ -106,7 +106,7 @@ final class SessionHarness implements AutoCloseable {
                 1 << 24, Map.of());
         ClientSession s = new ClientSession(channel, proxy, endpoint, nextConnectionId++, SCRAMBLE.clone(), identity,
                 Optional.of("test"));
-        channel.pipeline().addLast(new ClientSessionHandler(s));
+        channel.pipeline().addLast(new ClientSessionHandler(s, proxy.config().limits().idleTimeout()));
         s.started();
         return s;
     }
