@@ -13,7 +13,6 @@ import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.routing.RouteError;
 import dev.sluice.server.auth.AuthOutcome;
 import dev.sluice.server.auth.Authenticator;
-import dev.sluice.server.backend.LoginRequest;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
 import dev.sluice.server.runtime.ProxyRuntime;
