@@ -93,7 +93,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
                 backends, retries, deferredBegin, setShortcut, previous, answers,
                 new StatementListener(routing, previous, login.capabilities()), proxy.metrics(), alloc, loop,
                 () -> proxy.primaryPositions().next());
-        OwnConnectionId ownId = new OwnConnectionId(login.connectionId(), routing, alloc);
+        OwnConnectionId ownId = new OwnConnectionId(login.connectionId(), routing::clientCharset, alloc);
         KillCommands kills = new KillCommands(runner, answers, login, routing, proxy, proxy::session,
                 new KillPermission(runner, () -> proxy.primary().or(this::firstNode), loop), loop, alloc);
         PreparedStatements statements = new PreparedStatements();

@@ -1,7 +1,7 @@
 package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.packet.Packets;
-import dev.sluice.routing.session.RoutingSession;
+import dev.sluice.routing.sql.ClientCharset;
 import dev.sluice.routing.sql.ConnectionIdText;
 import dev.sluice.routing.sql.Statement;
 import dev.sluice.routing.sql.StatementProperty;
@@ -9,6 +9,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * {@code CONNECTION_ID()} answers the id the client got in its handshake, whichever server runs
@@ -18,13 +19,13 @@ import java.util.Optional;
  */
 final class OwnConnectionId {
     private final long connectionId;
-    private final RoutingSession routing;
+    private final Supplier<ClientCharset> charset;
     private final ByteBufAllocator alloc;
 
-    /** Replaces calls by {@code connectionId} in texts written in the client's current character set. */
-    OwnConnectionId(long connectionId, RoutingSession routing, ByteBufAllocator alloc) {
+    /** Replaces calls by {@code connectionId} in texts written in {@code charset}, the client's current one. */
+    OwnConnectionId(long connectionId, Supplier<ClientCharset> charset, ByteBufAllocator alloc) {
         this.connectionId = connectionId;
-        this.routing = routing;
+        this.charset = charset;
         this.alloc = alloc;
     }
 
@@ -44,7 +45,7 @@ final class OwnConnectionId {
         }
         int textStart = frame.readerIndex() + Packets.HEADER_SIZE + 1;
         byte[] text = ByteBufUtil.getBytes(frame, textStart, frame.writerIndex() - textStart);
-        return ConnectionIdText.rewrite(text, 0, text.length, routing.clientCharset(), connectionId)
+        return ConnectionIdText.rewrite(text, 0, text.length, charset.get(), connectionId)
                 .filter(sql -> sql.length + 1 < Packets.MAX_PAYLOAD)
                 .map(sql -> {
                     ByteBuf out = alloc.buffer(Packets.HEADER_SIZE + 1 + sql.length);
