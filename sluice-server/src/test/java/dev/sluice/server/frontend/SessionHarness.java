@@ -1,5 +1,7 @@
 package dev.sluice.server.frontend;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Command;
 import dev.sluice.routing.gtid.GtidPosition;
@@ -130,8 +132,17 @@ final class SessionHarness implements AutoCloseable {
         return new SessionHarness(endpointKeys, CLIENT_CAPABILITIES);
     }
 
+    /** Endpoint keys that send every read to a replica, none to the primary. */
+    static final String READS_ON_REPLICAS = "balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}";
+
+    /** A session whose reads go to the replicas. */
     static SessionHarness readWrite() {
-        return readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}");
+        return readWrite(READS_ON_REPLICAS);
+    }
+
+    /** A session whose reads go to the replicas, on an endpoint with these extra keys (YAML, one per line). */
+    static SessionHarness readsOnReplicas(String endpointKeys) {
+        return readWrite(READS_ON_REPLICAS + "\n" + endpointKeys);
     }
 
     static SessionHarness readWrite(String endpointKeys, long clientCapabilities) {
@@ -171,6 +182,35 @@ final class SessionHarness implements AutoCloseable {
 
     List<List<String>> rows() {
         return c.rows();
+    }
+
+    /** The client reads one row through {@code node}, which the test answers with {@code 1}. */
+    FakeBackend read(String sql, String node) {
+        query(sql);
+        FakeBackend b = backend(node);
+        assertThat(b.takeClientCommand()).isEqualTo(sql);
+        b.rows(List.of("1"), List.of(List.of("1")));
+        assertThat(rows()).containsExactly(List.of("1"));
+        return b;
+    }
+
+    /** The client's statement runs on the primary, which answers OK. */
+    FakeBackend write(String sql) {
+        query(sql);
+        FakeBackend primary = backend("primary");
+        assertThat(primary.takeClientCommand()).isEqualTo(sql);
+        primary.ok();
+        ok();
+        return primary;
+    }
+
+    /** The client's INSERT commits on the primary as {@code gtid}, which session tracking reports. */
+    void commit(String gtid) {
+        query("INSERT INTO t VALUES (1)");
+        FakeBackend primary = backend("primary");
+        primary.takeClientCommand();
+        primary.okCommitted(gtid);
+        ok();
     }
 
     // ---- the backends' side -----------------------------------------------------------------
