@@ -34,7 +34,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /**
- * One client session of a read-write endpoint over a primary and two replicas, with no network:
+ * One client session of a read-write (or read-only) endpoint over a primary and two replicas, with no network:
  * the client is an {@link EmbeddedChannel} the test writes commands into and reads answers from,
  * and every backend connection is a {@link FakeBackend} the test answers. The topology is healthy
  * (every node up, replicas without lag) unless the test changes it.
@@ -64,7 +64,7 @@ final class SessionHarness implements AutoCloseable {
     private final long clientCapabilities;
     private long nextConnectionId = 1;
 
-    private SessionHarness(String endpointKeys, long clientCapabilities) {
+    private SessionHarness(String mode, String endpointKeys, long clientCapabilities) {
         this.clientCapabilities = clientCapabilities;
         SluiceConfig config = ConfigLoader.parse("""
                 monitor: {user: monitor, password: monitor, interval: 1s}
@@ -76,8 +76,7 @@ final class SessionHarness implements AutoCloseable {
                 endpoints:
                   - name: rw
                     listen: 127.0.0.1:0
-                    mode: read-write
-                """ + endpointKeys.lines().map(l -> "    " + l).collect(Collectors.joining("\n", "", "\n")));
+                """ + ("mode: " + mode + "\n" + endpointKeys).lines().map(l -> "    " + l).collect(Collectors.joining("\n", "", "\n")));
         Topology healthy = ConfigLoader.topologyOf(config.nodes())
                 .withState("primary", NodeState.primary(APPLIED))
                 .withState("ro1", NodeState.replica(ReplicationLag.NONE, APPLIED))
@@ -108,6 +107,12 @@ final class SessionHarness implements AutoCloseable {
                 1 << 24, Map.of());
         ClientSession s = new ClientSession(channel, proxy, endpoint, nextConnectionId++, SCRAMBLE.clone(), identity,
                 Optional.of("test"));
+        if (endpoint.config().isReadOnly()) {
+            // As the login does: a read-only endpoint's session is given its replica first.
+            s.takeConnectionReplica().ifPresent(e -> {
+                throw new IllegalStateException("the login would be refused: " + e.message());
+            });
+        }
         channel.pipeline().addLast(new ClientSessionHandler(s, proxy.config().limits().idleTimeout()));
         s.started();
         return s;
@@ -129,7 +134,12 @@ final class SessionHarness implements AutoCloseable {
 
     /** A session on a read-write endpoint with these extra endpoint keys (YAML, one per line). */
     static SessionHarness readWrite(String endpointKeys) {
-        return new SessionHarness(endpointKeys, CLIENT_CAPABILITIES);
+        return new SessionHarness("read-write", endpointKeys, CLIENT_CAPABILITIES);
+    }
+
+    /** A session on a read-only endpoint (named {@code rw} all the same) with these endpoint keys. */
+    static SessionHarness readOnly(String endpointKeys) {
+        return new SessionHarness("read-only", endpointKeys, CLIENT_CAPABILITIES);
     }
 
     /** Endpoint keys that send every read to a replica, none to the primary. */
@@ -146,7 +156,7 @@ final class SessionHarness implements AutoCloseable {
     }
 
     static SessionHarness readWrite(String endpointKeys, long clientCapabilities) {
-        return new SessionHarness(endpointKeys, clientCapabilities);
+        return new SessionHarness("read-write", endpointKeys, clientCapabilities);
     }
 
     // ---- the client's side (the first client) ------------------------------------------------
