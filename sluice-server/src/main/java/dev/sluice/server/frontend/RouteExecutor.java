@@ -231,16 +231,7 @@ final class RouteExecutor {
         if (setShortcut.answer(statement, decision, frame)) {
             return;
         }
-        Optional<Node> primary = endpoint.view().topology().primary();
-        Optional<NodeRef> answering = primary.map(nodes::ref);
-        if (answering.isEmpty() || (!primary.get().state().reachable()
-                && backends.ready(primary.get().id()) == null && !backends.isEmpty())) {
-            // No primary to answer: the first open backend does, so a session on replicas keeps working.
-            List<BackendConnection> open = new ArrayList<>(backends.all());
-            if (!open.isEmpty()) {
-                answering = nodes.node(open.get(0).nodeId());
-            }
-        }
+        Optional<NodeRef> answering = answeringNode();
         if (answering.isEmpty()) {
             frame.release();
             answers.error(ErrorCodes.ER_UNKNOWN_ERROR, NO_PRIMARY_STATE, "no backend available for endpoint '"
@@ -265,6 +256,27 @@ final class RouteExecutor {
         command.forward(answering.get(), frame, kind, listener.with(agreement.answering(
                 setShortcut.learning(statement, retrack ? retrackAfterAnswer : CommandListener.NONE)),
                 traceless));
+    }
+
+    /**
+     * The backend whose answer to a session command the client gets: the primary; on a read-only
+     * endpoint, which never uses the primary (BEHAVIOUR §1), the session's replica.
+     */
+    private Optional<NodeRef> answeringNode() {
+        if (endpoint.config().isReadOnly()) {
+            return FirstNode.of(endpoint, routing, nodes);
+        }
+        Optional<Node> primary = endpoint.view().topology().primary();
+        Optional<NodeRef> answering = primary.map(nodes::ref);
+        if (answering.isEmpty() || (!primary.get().state().reachable()
+                && backends.ready(primary.get().id()) == null && !backends.isEmpty())) {
+            // No primary to answer: the first open backend does, so a session on replicas keeps working.
+            List<BackendConnection> open = new ArrayList<>(backends.all());
+            if (!open.isEmpty()) {
+                answering = nodes.node(open.get(0).nodeId());
+            }
+        }
+        return answering;
     }
 
     /**

@@ -45,6 +45,17 @@ class ReadOnlyEndpointTest {
     }
 
     @Test
+    void aSessionCommandRunsOnTheReplicaNotThePrimary() {
+        h.read("SELECT 1", "ro1");
+        h.query("SET sql_mode = 'ANSI'");
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).isEqualTo("SET sql_mode = 'ANSI'");
+        ro1.ok();
+        h.ok();
+        assertThat(h.nodes.of("primary")).isEmpty();
+    }
+
+    @Test
     void withNoUsableReplicaTheLoginIsRefused() {
         h.nodeState("ro1", s -> s.withReachable(false));
         h.nodeState("ro2", s -> s.withReachable(false));
