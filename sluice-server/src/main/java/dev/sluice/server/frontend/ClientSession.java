@@ -72,13 +72,12 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         this.backends = new SessionBackends(loop, proxy.connector(), endpoint, proxy.metrics(), this::onBackendLost,
                 backendState);
         this.forwarder = new ClientForwarder(client, login::capabilities, retries::release);
-        boolean transactionPool = endpoint.config().policy().connectionPool() == ConnectionPoolMode.TRANSACTION;
-        this.handBack = new TransactionPoolHandBack(routing, backends, transactionPool);
+        this.handBack = new TransactionPoolHandBack(routing, backends, transactionPool());
         this.departures = new NodeDepartures(connectionId, client, endpoint::view, routing, backends, forwarder,
                 inbox::commandRunning, proxy.config().monitor().queryTimeout());
         this.failures = new BackendFailures(connectionId, retries, backends, routing, status, endpoint::view, proxy);
         this.runner = new CommandRunner(loop, inbox, replies, forwarder, backends, endpoint, status, retries,
-                handBack, departures, failures, transactionPool, this::close);
+                handBack, departures, failures, this::transactionPool, this::close);
         this.answers = new LocalAnswers(replies, status, previous, routing);
         this.deferredBegin = new DeferredBegin(answers, status, routing, runner::handBackAtBoundary);
         this.killTarget = new SessionKillTarget(login, loop, this::close, inbox::commandRunning, forwarder);
@@ -111,6 +110,10 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
                 proxy.authenticator().accounts());
         return new Commands(runner, answers, backends, proxy, () -> Commands.primaryOf(firstNode(), proxy), queries,
                 prepared, sessionCommands, changeUser, kills);
+    }
+
+    private boolean transactionPool() {
+        return endpoint.config().policy().connectionPool() == ConnectionPoolMode.TRANSACTION;
     }
 
     // ---- frames in ----

@@ -10,6 +10,7 @@ import dev.sluice.server.runtime.NodeRef;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -33,17 +34,18 @@ final class CommandRunner implements CurrentCommand, BackgroundAnswers {
     private final TransactionPoolHandBack handBack;
     private final NodeDepartures departures;
     private final BackendFailures failures;
-    private final boolean transactionPool;
+    private final BooleanSupplier transactionPool;
     private final Runnable closeSession;
     /** The listener of the command running on a backend. */
     private CommandListener current = CommandListener.NONE;
     /** Node running the client's current command, for the active-request count; -1 when none. */
     private int requestNode = -1;
 
+    /** @param transactionPool whether the endpoint pools connections per transaction (it may change) */
     CommandRunner(EventLoop loop, ClientInbox inbox, ClientReplies replies, ClientForwarder forwarder,
             SessionBackends backends, EndpointRuntime endpoint, ClientStatus status, ReadRetries retries,
             TransactionPoolHandBack handBack, NodeDepartures departures, BackendFailures failures,
-            boolean transactionPool, Runnable closeSession) {
+            BooleanSupplier transactionPool, Runnable closeSession) {
         this.loop = loop;
         this.inbox = inbox;
         this.replies = replies;
@@ -243,7 +245,7 @@ final class CommandRunner implements CurrentCommand, BackgroundAnswers {
 
     @Override
     public void answered() {
-        if (departures.anyRetiring() || transactionPool) {
+        if (departures.anyRetiring() || transactionPool.getAsBoolean()) {
             // Later, once the backend has counted this answer as no longer pending: a connection
             // still answering one of these was kept from the pool at the boundary (releaseToPool).
             loop.execute(() -> {
