@@ -116,12 +116,27 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
         long ms = proxy.config().limits().handshakeTimeout().toMillis();
         timeout = ctx.executor().schedule(() -> {
             if (!done) {
-                LOG.debug("client {} did not log in within {} ms", ctx.channel().remoteAddress(), ms);
+                // Said at INFO with what was awaited: a login refused for slowness must be explainable
+                // from the log (a client's cold TLS start on a saturated machine looks like a hang).
+                LOG.info("client {} did not log in within {} ms: it was waiting for {}", ctx.channel().remoteAddress(),
+                        ms, waitingFor(ctx));
                 refuse(ctx, nextSequence, ErrorCodes.ER_HANDSHAKE_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
                         "Bad handshake: no login within " + ms + " ms");
             }
         }, ms, TimeUnit.MILLISECONDS);
         ctx.fireChannelActive();
+    }
+
+    /** What the login was waiting for, in words for the log. */
+    private String waitingFor(ChannelHandlerContext ctx) {
+        SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+        if (ssl != null && !ssl.handshakeFuture().isDone()) {
+            return "the client's TLS handshake";
+        }
+        return login == null ? "the client's login" + (secure ? " after TLS" : "")
+                : awaitingSwitchAnswer ? "the client's answer to the authentication switch (" + switchedPlugin + ")"
+                : awaitingClearPassword ? "the client's password"
+                : busy ? "the accounts to be read again from the primary" : "the client";
     }
 
     private long offeredCapabilities() {
