@@ -6,13 +6,20 @@ import java.util.Optional;
 /**
  * The whole configuration file.
  *
+ * @param zone the zone Sluice itself runs in (top-level {@code zone:}), for endpoints that prefer it
  * @param replication the account replicas replicate with, which a switchover needs (absent: no switchover)
  */
 public record SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
-        AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls,
+        AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls, Optional<String> zone,
         Optional<ReplicationAccount> replication) {
 
     /** A configuration without a replication account. */
+    public SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
+            AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls, Optional<String> zone) {
+        this(monitor, nodes, endpoints, admin, users, limits, tls, zone, Optional.empty());
+    }
+
+    /** A configuration with no zone of its own. */
     public SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
             AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls) {
         this(monitor, nodes, endpoints, admin, users, limits, tls, Optional.empty());
@@ -26,7 +33,7 @@ public record SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<E
 
     /** The same configuration with other nodes and endpoints (what the admin API changes). */
     public SluiceConfig with(List<NodeConfig> newNodes, List<EndpointConfig> newEndpoints) {
-        return new SluiceConfig(monitor, newNodes, newEndpoints, admin, users, limits, tls, replication);
+        return new SluiceConfig(monitor, newNodes, newEndpoints, admin, users, limits, tls, zone, replication);
     }
 
     public Optional<NodeConfig> node(String name) {

@@ -8,7 +8,9 @@ import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.runtime.PrimaryHold;
 import dev.sluice.server.runtime.SessionStanding;
 import java.util.ArrayList;
+import io.netty.channel.EventLoop;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -24,24 +26,36 @@ import java.util.stream.Collectors;
  * the client's ids. What no replay carries is reported as {@linkplain #standing unmovable}.
  */
 final class SwitchoverHold {
-    private final ClientSession session;
+    private final long connectionId;
+    private final PrimaryHold hold;
+    private final CurrentCommand command;
+    private final RoutingSession routing;
+    private final DeferredBegin deferredBegin;
+    private final SessionBackends backends;
+    private final EventLoop loop;
 
-    SwitchoverHold(ClientSession session) {
-        this.session = session;
+    SwitchoverHold(long connectionId, PrimaryHold hold, CurrentCommand command, RoutingSession routing,
+            DeferredBegin deferredBegin, SessionBackends backends, EventLoop loop) {
+        this.connectionId = connectionId;
+        this.hold = hold;
+        this.command = command;
+        this.routing = routing;
+        this.deferredBegin = deferredBegin;
+        this.backends = backends;
+        this.loop = loop;
     }
 
-    /** True when {@code c} was parked: it runs again, whole, when the hold ends. */
-    boolean parks(RoutedCommand c) {
-        PrimaryHold hold = session.proxy().primaryHold();
+    /** True when {@code c} was parked: {@code run} runs it again, whole, when the hold ends. */
+    boolean parks(RoutedCommand c, Consumer<RoutedCommand> run) {
         if (!hold.holding() || !forPrimary(c.decision()) || mustFinishHere()) {
             return false;
         }
-        session.holdCommand();
-        hold.park(session.client().eventLoop(), () -> {
-            if (session.isClosed()) {
+        command.hold();
+        hold.park(loop, () -> {
+            if (command.sessionClosed()) {
                 c.release();
             } else {
-                session.executor().run(c);
+                run.accept(c);
             }
         });
         return true;
@@ -58,13 +72,12 @@ final class SwitchoverHold {
 
     /** A split transaction whose BEGIN is still held has not reached the primary: its first write starts it. */
     private boolean transactionOpenOnPrimary() {
-        return session.routing().transactionOpen() && !session.hasDeferredBegin();
+        return routing.transactionOpen() && !deferredBegin.isHeld();
     }
 
     /** Where the session stands toward {@code primaryId}; on the session's loop. */
     SessionStanding standing(int primaryId) {
-        return new SessionStanding(session.connectionId(), transactionOpenOnPrimary(),
-                session.backends().busyOn(primaryId), unmovable());
+        return new SessionStanding(connectionId, transactionOpenOnPrimary(), backends.busyOn(primaryId), unmovable());
     }
 
     /**
@@ -72,7 +85,6 @@ final class SwitchoverHold {
      * counted from the first GET_LOCK on: Sluice does not see it released.
      */
     private List<String> unmovable() {
-        RoutingSession routing = session.routing();
         List<String> out = new ArrayList<>(4);
         if (routing.tablesLocked()) {
             out.add("LOCK TABLES");
@@ -92,9 +104,9 @@ final class SwitchoverHold {
 
     /** Closes the session's idle connection to the node that was the primary. */
     void leaveFormerPrimary(int nodeId) {
-        BackendConnection b = session.backends().ready(nodeId);
+        BackendConnection b = backends.ready(nodeId);
         if (b != null && b.pendingResponses() == 0) {
-            session.backends().remove(b);
+            backends.remove(b);
         }
     }
 }
