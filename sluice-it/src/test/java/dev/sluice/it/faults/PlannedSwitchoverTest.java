@@ -77,6 +77,10 @@ class PlannedSwitchoverTest {
                     listen: 127.0.0.1:0
                     mode: read-write
                     connection-pool: transaction
+                  - name: sessions
+                    listen: 127.0.0.1:0
+                    mode: read-write
+                    connection-pool: session
                 """;
         sluice = SluiceHarness.fromYaml(cluster, config);
         workDir = Files.createTempDirectory("planned-switchover");
@@ -219,13 +223,14 @@ class PlannedSwitchoverTest {
     }
 
     @Test
-    void sessionsKeepTheirStateAndPreparedStatementsAndWhatCannotMoveCallsTheSwitchoverOff() throws Exception {
+    void sessionsKeepTheirStateAndPreparedStatementsThroughEveryPoolAndWhatCannotMoveCallsTheSwitchoverOff() throws Exception {
         SandboxNode ro1 = cluster.node("ro1");
         try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("rw", "useServerPrepStmts=true"));
                 Statement s = c.createStatement();
                 java.sql.PreparedStatement insert = c.prepareStatement(
                         "INSERT INTO planned_switchover (note) VALUES (?)");
-                PooledWriter pooled = PooledWriter.start()) {
+                PooledWriter pooled = PooledWriter.start("pooled");
+                PooledWriter sessionPooled = PooledWriter.start("sessions")) {
             s.execute("SET @v = 42");
             s.execute("SET SESSION time_zone = '+03:00'");
             s.execute("USE test");
@@ -260,29 +265,37 @@ class PlannedSwitchoverTest {
             insert.setString(1, "back");
             assertThat(insert.executeUpdate()).isEqualTo(1);
             pooled.close();
+            sessionPooled.close();
             assertThat(pooled.failures()).as("a writer through the transaction pool").isEmpty();
             assertThat(pooled.writes()).isPositive();
+            assertThat(sessionPooled.failures()).as("a writer through the session pool").isEmpty();
+            assertThat(sessionPooled.writes()).isPositive();
         }
         assertThat(cluster.queryString(cluster.primary(), "SELECT GROUP_CONCAT(note ORDER BY id) FROM "
                 + "test.planned_switchover WHERE note IN ('before', 'after', 'back')")).isEqualTo("before,after,back");
     }
 
-    /** One client writing through the transaction-pool endpoint, with server-side prepared statements. */
+    /** One client writing through a pooling endpoint, with server-side prepared statements. */
     private static final class PooledWriter implements AutoCloseable {
         private final Thread thread = new Thread(this::run, "pooled-writer");
+        private final String endpoint;
         private final java.util.List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
         private final java.util.concurrent.atomic.AtomicLong writes = new java.util.concurrent.atomic.AtomicLong();
         private volatile boolean stop;
 
-        static PooledWriter start() {
-            PooledWriter w = new PooledWriter();
+        private PooledWriter(String endpoint) {
+            this.endpoint = endpoint;
+        }
+
+        static PooledWriter start(String endpoint) {
+            PooledWriter w = new PooledWriter(endpoint);
             w.thread.setDaemon(true);
             w.thread.start();
             return w;
         }
 
         private void run() {
-            try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("pooled", "useServerPrepStmts=true"));
+            try (Connection c = DriverManager.getConnection(sluice.mariadbUrl(endpoint, "useServerPrepStmts=true"));
                     java.sql.PreparedStatement p = c.prepareStatement(
                             "INSERT INTO planned_switchover (note) VALUES (?)")) {
                 while (!stop) {

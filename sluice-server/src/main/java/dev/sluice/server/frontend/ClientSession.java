@@ -10,6 +10,7 @@ import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
 import dev.sluice.server.runtime.ProxyRuntime;
+import dev.sluice.server.runtime.SessionStanding;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
@@ -17,6 +18,7 @@ import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Future;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -218,18 +220,18 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
 
     /** Where the session stands toward the primary, read on its loop (BEHAVIOUR §10). */
     @Override
-    public java.util.concurrent.CompletableFuture<dev.sluice.server.runtime.SessionStanding> standing(int primaryId) {
-        var out = new java.util.concurrent.CompletableFuture<dev.sluice.server.runtime.SessionStanding>();
+    public CompletableFuture<SessionStanding> standing(int primaryId) {
+        CompletableFuture<SessionStanding> out = new CompletableFuture<>();
         client.eventLoop().execute(() -> out.complete(isClosed()
-                ? dev.sluice.server.runtime.SessionStanding.gone(login.connectionId())
+                ? SessionStanding.gone(login.connectionId())
                 : switchover.standing(primaryId)));
         return out;
     }
 
     /** The primary moved off {@code nodeId}: see {@link SwitchoverHold#leaveFormerPrimary}. */
     @Override
-    public java.util.concurrent.CompletableFuture<Void> leaveFormerPrimary(int nodeId) {
-        var done = new java.util.concurrent.CompletableFuture<Void>();
+    public CompletableFuture<Void> leaveFormerPrimary(int nodeId) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
         client.eventLoop().execute(() -> {
             if (!isClosed()) {
                 switchover.leaveFormerPrimary(nodeId);
