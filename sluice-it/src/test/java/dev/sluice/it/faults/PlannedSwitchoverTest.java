@@ -275,6 +275,33 @@ class PlannedSwitchoverTest {
                 + "test.planned_switchover WHERE note IN ('before', 'after', 'back')")).isEqualTo("before,after,back");
     }
 
+    @Test
+    void aPrivilegedClientConnectedStraightToTheOldPrimaryIsEndedAndItsTransactionNeverLands() throws Exception {
+        SandboxNode primary = cluster.primary();
+        String url = cluster.jdbcUrl(primary);
+        try (Connection direct = DriverManager.getConnection(url, ALL_USER, ALL_PASSWORD);
+                Statement s = direct.createStatement()) {
+            direct.setAutoCommit(false);
+            s.executeUpdate("INSERT INTO test.planned_switchover (note) VALUES ('bypass')");
+
+            JsonNode there = switchover("{\"to\": \"ro1\"}", 200);
+            assertThat(there.get("warnings")).as(there.toString()).isEmpty();
+            org.assertj.core.api.Assertions.assertThatThrownBy(direct::commit)
+                    .as("the connection that went around Sluice was ended by the fence")
+                    .isInstanceOf(SQLException.class);
+        }
+        try (Connection c = sluice.connect("rw"); Statement s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO test.planned_switchover (note) VALUES ('through sluice')");
+        }
+        switchover("{\"to\": \"primary\"}", 200);
+        cluster.waitForReplicasCaughtUp(SETTLE);
+        for (SandboxNode n : cluster.nodes()) {
+            assertThat(cluster.queryString(n, "SELECT CONCAT(SUM(note = 'bypass'), '/', SUM(note = 'through sluice')) "
+                    + "FROM test.planned_switchover")).as(n.name()).isEqualTo("0/1");
+        }
+        assertThat(cluster.replicationProblems()).isEmpty();
+    }
+
     /** One client writing through a pooling endpoint, with server-side prepared statements. */
     private static final class PooledWriter implements AutoCloseable {
         private final Thread thread = new Thread(this::run, "pooled-writer");
