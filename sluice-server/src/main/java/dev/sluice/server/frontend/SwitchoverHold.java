@@ -47,7 +47,7 @@ final class SwitchoverHold {
 
     /** True when {@code c} was parked: {@code run} runs it again, whole, when the hold ends. */
     boolean parks(RoutedCommand c, Consumer<RoutedCommand> run) {
-        if (!hold.holding() || !forPrimary(c.decision()) || mustFinishHere()) {
+        if (!hold.holding() || onReplicaOnly() || !forPrimary(c.decision()) || mustFinishHere()) {
             return false;
         }
         command.hold();
@@ -59,6 +59,11 @@ final class SwitchoverHold {
             }
         });
         return true;
+    }
+
+    /** A read-only endpoint's session lives on its one replica (BEHAVIOUR §1): a switchover does not concern it. */
+    private boolean onReplicaOnly() {
+        return routing.connectionReplica().isPresent();
     }
 
     private static boolean forPrimary(RouteDecision d) {
@@ -77,6 +82,9 @@ final class SwitchoverHold {
 
     /** Where the session stands toward {@code primaryId}; on the session's loop. */
     SessionStanding standing(int primaryId) {
+        if (onReplicaOnly()) {
+            return SessionStanding.gone(connectionId);
+        }
         return new SessionStanding(connectionId, transactionOpenOnPrimary(), backends.busyOn(primaryId), unmovable());
     }
 

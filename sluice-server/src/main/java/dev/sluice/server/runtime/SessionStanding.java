@@ -20,7 +20,7 @@ public record SessionStanding(long connectionId, boolean transactionOpen, boolea
         unmovable = List.copyOf(unmovable);
     }
 
-    /** A session that ended meanwhile: it holds nothing. */
+    /** A session that ended meanwhile, or that never uses the primary: it holds nothing there. */
     public static SessionStanding gone(long connectionId) {
         return new SessionStanding(connectionId, false, false, List.of());
     }

@@ -118,4 +118,27 @@ class SwitchoverHoldTest {
         replica.rows(List.of("a"), List.of(List.of("1")));
         assertThat(h.rows()).containsExactly(List.of("1"));
     }
+
+    @Test
+    void aReadOnlyEndpointsSessionIsNeitherHeldNorWaitedFor() {
+        SessionHarness ro = SessionHarness.readOnly("");
+        try {
+            ro.proxy.primaryHold().hold();
+            FakeBackend replica = ro.read("SELECT 1", "ro1");
+            ro.query("BEGIN");
+            assertThat(replica.takeClientCommand()).isEqualTo("BEGIN");
+            replica.ok(IN_TRANS);
+            ro.ok();
+            var f = ro.session.standing(ro.proxy.topology().node("primary").orElseThrow().id());
+            ro.runTasks();
+            assertThat(f.join().free()).as("its transaction is on its replica").isTrue();
+            ro.query("SET sql_mode = 'ANSI'");
+            assertThat(replica.takeClientCommand()).as("not held").isEqualTo("SET sql_mode = 'ANSI'");
+            replica.ok(IN_TRANS);
+            ro.ok();
+        } finally {
+            ro.proxy.primaryHold().release();
+            ro.close();
+        }
+    }
 }
