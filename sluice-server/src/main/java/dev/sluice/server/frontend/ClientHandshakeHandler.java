@@ -309,7 +309,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
         }
-        Optional<NodeRef> target = session.firstNode();
+        Optional<NodeRef> target = session.loginNode();
         if (target.isEmpty()) {
             refuse(ctx, nextSequence, ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
                     "no backend available for endpoint '" + endpoint.name() + "'");

@@ -169,6 +169,11 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         return ReadOnlyEndpoint.assignReplica(routing, endpoint.view(), endpoint.name());
     }
 
+    /** See {@link FirstNode#forLogin}. */
+    Optional<NodeRef> loginNode() {
+        return FirstNode.forLogin(endpoint, routing, proxy, proxy.primaryHold().holding());
+    }
+
     /** See {@link FirstNode}. */
     Optional<NodeRef> firstNode() {
         return FirstNode.of(endpoint, routing, proxy);

@@ -18,6 +18,26 @@ final class FirstNode {
     private FirstNode() {
     }
 
+    /**
+     * The node a new session logs in on. While a switchover holds the primary (BEHAVIOUR §10) a
+     * read-write endpoint's session logs in on a readable replica: the old primary's connections
+     * that do not belong to a session are ended when it is fenced, a login among them, and the
+     * session's first command for the primary waits for the new one anyway.
+     */
+    static Optional<NodeRef> forLogin(EndpointRuntime endpoint, RoutingSession routing, NodeDirectory nodes,
+            boolean primaryHeld) {
+        if (primaryHeld && !endpoint.config().isReadOnly()) {
+            int primary = endpoint.view().topology().primary().map(Node::id).orElse(-1);
+            for (int id : endpoint.view().readable().readableIds()) {
+                Optional<NodeRef> n = id == primary ? Optional.empty() : nodes.node(id);
+                if (n.isPresent()) {
+                    return n;
+                }
+            }
+        }
+        return of(endpoint, routing, nodes);
+    }
+
     static Optional<NodeRef> of(EndpointRuntime endpoint, RoutingSession routing, NodeDirectory nodes) {
         if (endpoint.config().isReadOnly()) {
             OptionalInt r = routing.connectionReplica();

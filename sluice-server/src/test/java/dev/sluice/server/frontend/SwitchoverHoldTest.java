@@ -141,4 +141,11 @@ class SwitchoverHoldTest {
             ro.close();
         }
     }
+
+    @Test
+    void whileThePrimaryIsHeldANewSessionLogsInOnAReplica() {
+        var routing = dev.sluice.routing.session.RoutingSession.open(h.endpoint.view());
+        assertThat(FirstNode.forLogin(h.endpoint, routing, h.proxy, false).orElseThrow().name()).isEqualTo("primary");
+        assertThat(FirstNode.forLogin(h.endpoint, routing, h.proxy, true).orElseThrow().name()).isIn("ro1", "ro2");
+    }
 }
