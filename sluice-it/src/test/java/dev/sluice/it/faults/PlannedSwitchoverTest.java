@@ -63,6 +63,9 @@ class PlannedSwitchoverTest {
             cluster.rootQuery(cluster.primary(), "CREATE USER '" + ALL_USER + "'@'" + host + "' IDENTIFIED BY '"
                     + ALL_PASSWORD + "'; GRANT ALL PRIVILEGES ON *.* TO '" + ALL_USER + "'@'" + host + "'");
         }
+        // What scripts/sandbox.sh grants the monitor account now; a sandbox made before it lacks them.
+        cluster.rootQuery(cluster.primary(), "GRANT RELOAD, READ_ONLY ADMIN ON *.* TO '" + SandboxCluster.MONITOR_USER
+                + "'@'127.0.0.1'");
         Sysbench.createDatabase(cluster);
         cluster.exec(cluster.primary(), "CREATE TABLE IF NOT EXISTS test.planned_switchover "
                 + "(id BIGINT AUTO_INCREMENT PRIMARY KEY, note VARCHAR(40))");
