@@ -98,7 +98,7 @@ final class NodeAdmin implements AutoCloseable {
     }
 
     /** The statement as a message shows it: a password never appears in a message or a log. */
-    private static String shown(String sql) {
+    static String shown(String sql) {
         return sql.replaceAll("(?i)(MASTER_PASSWORD\\s*=\\s*)'(?:[^'\\\\]|\\\\.|'')*'", "$1'…'");
     }
 

@@ -13,6 +13,7 @@ import java.util.function.Supplier;
  * step; no event loop may wait for it). A request while one runs is refused.
  */
 public final class Switchovers {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Switchovers.class);
     private final ProxyRuntime runtime;
     private final EventLoopGroup loops;
     private final Supplier<LoginRequest> login;
@@ -31,8 +32,9 @@ public final class Switchovers {
     /** Starts a switchover to {@code to}, or to the most advanced healthy replica. */
     public CompletableFuture<SwitchoverOutcome> start(Optional<String> to) {
         if (!running.compareAndSet(false, true)) {
-            return CompletableFuture.failedFuture(SwitchoverException.refused(
-                    "a switchover is in progress already: wait for its outcome"));
+            String busy = "switchover refused: one is in progress already; wait for its outcome";
+            LOG.warn(busy);
+            return CompletableFuture.failedFuture(SwitchoverException.refused(busy));
         }
         CompletableFuture<SwitchoverOutcome> outcome = new CompletableFuture<>();
         Thread t = new Thread(() -> {
@@ -45,6 +47,11 @@ public final class Switchovers {
                 outcome.complete(done);
             } catch (RuntimeException e) {
                 String state = e instanceof SwitchoverException s && s.conflict() ? "refused" : "called-off";
+                if (state.equals("refused")) {
+                    LOG.warn(e.getMessage());
+                } else if (!(e instanceof SwitchoverException)) {
+                    LOG.error("switchover failed inside Sluice", e);
+                }
                 status = new SwitchoverStatus(state, progress.from, progress.to, progress.step, e.getMessage(),
                         progress.heldSince == 0 ? null : (System.nanoTime() - progress.heldSince) / 1_000_000,
                         System.currentTimeMillis());

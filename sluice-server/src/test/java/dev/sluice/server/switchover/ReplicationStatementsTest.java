@@ -22,4 +22,12 @@ class ReplicationStatementsTest {
         assertThat(ReplicationStatements.gtidWait("0-1-42,1-2-7", 3))
                 .isEqualTo("SELECT MASTER_GTID_WAIT('0-1-42,1-2-7', 3)");
     }
+
+    @Test
+    void aStatementInAMessageNeverShowsThePassword() {
+        String sql = ReplicationStatements.changeMaster(new HostPort("h", 1),
+                new ReplicationAccount("repl", Secret.literal("s3'cr\\et")));
+        assertThat(NodeAdmin.shown(sql)).isEqualTo("CHANGE MASTER TO MASTER_HOST = 'h', MASTER_PORT = 1, "
+                + "MASTER_USER = 'repl', MASTER_PASSWORD = '…', MASTER_USE_GTID = slave_pos");
+    }
 }
