@@ -4,6 +4,7 @@ import dev.sluice.routing.topology.Node;
 import dev.sluice.server.config.MonitorConfig;
 import dev.sluice.server.runtime.ProxyRuntime;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -42,6 +43,26 @@ final class MonitorAgreement {
         MonitorConfig m = runtime.config().monitor();
         SessionDrain.sleep(checkBound(m).toMillis());
         awaitSeenWritable(runtime, nodeId);
+    }
+
+    /**
+     * After the repointed nodes were seen replicating: returns once the monitor has seen it too (or
+     * after two intervals and a check's timeouts), so that the answer leaves a topology in which
+     * the next switchover can choose them — the monitor may have looked while their I/O thread was
+     * still connecting.
+     */
+    static void awaitSeenReplicating(ProxyRuntime runtime, List<Integer> nodeIds) {
+        MonitorConfig m = runtime.config().monitor();
+        nodeIds.forEach(runtime::checkNow);
+        long deadline = System.nanoTime() + m.interval().multipliedBy(2).plus(checkBound(m)).toNanos();
+        while (System.nanoTime() < deadline && !nodeIds.stream().allMatch(id -> seenReplicating(runtime, id))) {
+            SessionDrain.sleep(POLL_MILLIS);
+        }
+    }
+
+    private static boolean seenReplicating(ProxyRuntime runtime, int nodeId) {
+        Optional<Node> n = runtime.topology().node(nodeId);
+        return n.isEmpty() || (n.get().state().reachable() && !n.get().state().replicationBroken());
     }
 
     private static Duration checkBound(MonitorConfig m) {

@@ -96,9 +96,13 @@ final class Repointing implements AutoCloseable {
         return new ArrayList<>(warnings);
     }
 
-    /** Waits for each node pointed to replicate from {@code primary}; returns the warnings for those that do not. */
+    /**
+     * Waits for each node pointed to replicate from {@code primary}, then for the monitor to see
+     * those that do; returns the warnings for those that do not.
+     */
     List<String> checkRunning(NodeRef primary) {
         List<String> warnings = new ArrayList<>();
+        List<Integer> running = new ArrayList<>();
         for (NodeAdmin admin : pointed) {
             ReplicaThreads.Reading r;
             try {
@@ -109,8 +113,11 @@ final class Repointing implements AutoCloseable {
             if (r.state() != ReplicaThreads.State.RUNNING) {
                 warnings.add("'" + admin.node().name() + "' does not replicate from '" + primary.name() + "': "
                         + r.detail());
+            } else {
+                running.add(admin.node().id());
             }
         }
+        MonitorAgreement.awaitSeenReplicating(runtime, running);
         return warnings;
     }
 
