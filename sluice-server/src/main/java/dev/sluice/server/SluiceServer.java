@@ -20,6 +20,7 @@ import dev.sluice.server.config.EndpointConfig;
 import dev.sluice.server.config.MonitorConfig;
 import dev.sluice.server.consistency.PrimaryPositionSource;
 import dev.sluice.server.metrics.SluiceMetrics;
+import dev.sluice.server.metrics.TimedBackendConnector;
 import dev.sluice.server.monitor.Monitor;
 import dev.sluice.server.monitor.TopologyHolder;
 import dev.sluice.server.config.SluiceConfig;
@@ -103,8 +104,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         TopologyHolder topology = new TopologyHolder(ConfigLoader.topologyOf(config.nodes()));
         Set<String> fullAuthUsers = config.users().stream().filter(UserConfig::fullAuth).map(UserConfig::user)
                 .collect(Collectors.toSet());
-        this.runtime = new ProxyRuntime(config, connector, new Authenticator(accounts, fullAuthUsers), topology,
-                metrics);
+        this.runtime = new ProxyRuntime(config, new TimedBackendConnector(connector, metrics),
+                new Authenticator(accounts, fullAuthUsers), topology, metrics);
         runtime.clientSecurity(clientSecurity);
         holder[0] = runtime;
         LoginRequest monitorLogin = monitorLogin(config.monitor());

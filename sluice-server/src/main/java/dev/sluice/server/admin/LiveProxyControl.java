@@ -12,6 +12,7 @@ import dev.sluice.server.config.EndpointConfig;
 import dev.sluice.server.config.EndpointSettings;
 import dev.sluice.server.config.NodeConfig;
 import dev.sluice.server.config.SluiceConfig;
+import dev.sluice.server.digest.DigestStore;
 import dev.sluice.server.runtime.EndpointLifecycle;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.ProxyRuntime;
@@ -231,5 +232,10 @@ public final class LiveProxyControl implements ProxyControl {
         } catch (ConfigException | IllegalArgumentException e) {
             throw new AdminException(AdminException.BAD_REQUEST, e.getMessage());
         }
+    }
+
+    @Override
+    public DigestStore digests() {
+        return runtime.digests();
     }
 }

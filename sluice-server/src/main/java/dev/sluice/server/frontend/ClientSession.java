@@ -348,6 +348,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         current = CommandListener.NONE;
         inbox.idle();
         requestEnded();
+        commands.answered(backend, tracker);
         retries.release();
         handBack.statementAnswered(tracker.lastWarnings());
         done.onComplete(backend, tracker);

@@ -27,9 +27,11 @@ final class Commands {
     private final PreparedCommands prepared;
     private final ChangeUser changeUser;
     private final KillCommands kills;
+    private final StatementCosts costs;
 
     Commands(ClientSession session) {
         this.session = session;
+        this.costs = new StatementCosts(session);
         this.prepared = new PreparedCommands(session);
         this.changeUser = new ChangeUser(session);
         this.kills = new KillCommands(session);
@@ -41,6 +43,11 @@ final class Commands {
         }
         if (!describedByStateTag(command)) {
             session.backends().forgetStates();
+        }
+        if (command == COM_QUERY) {
+            costs.statement(frame, session.routing().clientCharset());
+        } else {
+            costs.otherCommand();
         }
         switch (command) {
             case COM_QUIT -> {
@@ -144,6 +151,11 @@ final class Commands {
                 session.endpoint());
         session.executor().run(RoutedCommand.text(statement, decision, frame, ResponseKind.RESULT,
                 AccountChangeWatch.of(statement, frame, session.proxy().authenticator().accounts())));
+    }
+
+    /** The current command's answer from {@code backend} is complete (BEHAVIOUR §12: what it cost). */
+    void answered(BackendConnection backend, ResponseTracker tracker) {
+        costs.answered(backend.nodeId(), tracker);
     }
 
     /**

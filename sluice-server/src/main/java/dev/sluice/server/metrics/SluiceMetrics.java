@@ -11,11 +11,13 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * Sluice's Prometheus metrics (BEHAVIOUR §12), all named {@code sluice_…}, plus the JVM's.
@@ -37,12 +39,21 @@ public final class SluiceMetrics implements AutoCloseable {
     public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
     /** The label value used where an event has no node (e.g. a statement rejected before routing). */
     static final String NO_NODE = "none";
+    /**
+     * Bucket bounds of the latency histograms: from a point select on a warm replica to a report,
+     * a connect through a slow network, or a consistency wait that ran to its timeout.
+     */
+    static final Duration[] LATENCY_BUCKETS = Stream.of(100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000,
+            50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000)
+            .map(Duration::ofNanos).map(d -> d.multipliedBy(1_000)).toArray(Duration[]::new);
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private final ConcurrentMap<RouteKey, Counter> routed = new ConcurrentHashMap<>();
     private final ConcurrentMap<ConnectKey, Counter> connects = new ConcurrentHashMap<>();
     private final ConcurrentMap<WaitKey, Timer> waits = new ConcurrentHashMap<>();
+    private final ConcurrentMap<DurationKey, Timer> statementDurations = new ConcurrentHashMap<>();
+    private final ConcurrentMap<ConnectKey, Timer> connectDurations = new ConcurrentHashMap<>();
     private final ConcurrentMap<ErrorKey, Counter> errors = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> sessionsOpened = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> sessionsClosed = new ConcurrentHashMap<>();
@@ -55,6 +66,9 @@ public final class SluiceMetrics implements AutoCloseable {
     }
 
     private record WaitKey(String endpoint, String outcome) {
+    }
+
+    private record DurationKey(String endpoint, String node) {
     }
 
     private record ErrorKey(String endpoint, int code) {
@@ -99,6 +113,29 @@ public final class SluiceMetrics implements AutoCloseable {
         cached(waits, new WaitKey(endpoint, outcome), k -> Timer.builder("sluice.consistency.wait")
                 .description("Reads that waited for a fresh enough replica, by endpoint and outcome")
                 .tag("endpoint", label(k.endpoint)).tag("outcome", label(k.outcome))
+                .serviceLevelObjectives(LATENCY_BUCKETS)
+                .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * A statement's answer is complete: {@code nanos} from its arrival to the end of its answer,
+     * on {@code node} (null when the node left the topology meanwhile).
+     */
+    public void statementAnswered(String endpoint, String node, long nanos) {
+        cached(statementDurations, new DurationKey(endpoint, label(node)), k -> Timer.builder(
+                        "sluice.statement.duration")
+                .description("Statements from their arrival to the end of their answer, by endpoint and node")
+                .tag("endpoint", label(k.endpoint)).tag("node", k.node)
+                .serviceLevelObjectives(LATENCY_BUCKETS)
+                .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** A connection to {@code node} was opened and logged in ({@code ok}), or failed, after {@code nanos}. */
+    public void backendConnectDuration(String node, boolean ok, long nanos) {
+        cached(connectDurations, new ConnectKey(node, ok), k -> Timer.builder("sluice.backend.connect.duration")
+                .description("Backend connections from the connect to the end of the login, by node and outcome")
+                .tag("node", label(k.node)).tag("outcome", k.ok ? "ok" : "failed")
+                .serviceLevelObjectives(LATENCY_BUCKETS)
                 .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
     }
 

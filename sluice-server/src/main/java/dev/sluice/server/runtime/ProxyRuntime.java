@@ -8,6 +8,7 @@ import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.config.ConfigValues;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.consistency.PrimaryPositionSource;
+import dev.sluice.server.digest.DigestStore;
 import dev.sluice.server.metrics.SluiceMetrics;
 import dev.sluice.server.monitor.TopologyHolder;
 import java.util.Collection;
@@ -32,6 +33,7 @@ public final class ProxyRuntime {
     private volatile ServerIdentity identity = ServerIdentity.FALLBACK;
     private volatile PrimaryPositionSource primaryPositions;
     private final SluiceMetrics metrics;
+    private final DigestStore digests = new DigestStore();
     private volatile java.util.function.IntConsumer probeNow = id -> { };
     private volatile ClientSecurity clientSecurity = ClientSecurity.NONE;
 
@@ -142,6 +144,11 @@ public final class ProxyRuntime {
         for (EndpointRuntime e : endpoints.values()) {
             e.sessionsLeaveRetiredNodes();
         }
+    }
+
+    /** The query digests of every I/O thread (BEHAVIOUR §12). */
+    public DigestStore digests() {
+        return digests;
     }
 
     public SluiceMetrics metrics() {

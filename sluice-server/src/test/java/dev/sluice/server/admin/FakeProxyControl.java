@@ -11,6 +11,7 @@ import dev.sluice.server.config.EndpointConfig;
 import dev.sluice.server.config.EndpointSettings;
 import dev.sluice.server.config.NodeConfig;
 import dev.sluice.server.config.SluiceConfig;
+import dev.sluice.server.digest.DigestStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ import java.util.Set;
  * the real implementation has its own end-to-end tests.
  */
 public final class FakeProxyControl implements ProxyControl {
+    private final DigestStore digests = new DigestStore();
     public static final String CONFIG = """
             monitor: {user: monitor, password: monitor, interval: 1s}
             nodes:
@@ -235,5 +237,10 @@ public final class FakeProxyControl implements ProxyControl {
     private void replaceEndpoints(List<EndpointConfig> endpoints) {
         config = new SluiceConfig(config.monitor(), config.nodes(), endpoints, config.admin(), config.users(),
                 config.limits());
+    }
+
+    @Override
+    public DigestStore digests() {
+        return digests;
     }
 }
