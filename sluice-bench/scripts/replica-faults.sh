@@ -9,8 +9,8 @@
 #   kill: SIGKILLed at that moment, then started again a few seconds later;
 #   stop: SIGSTOPped at that moment for longer than the monitor needs to notice, then SIGCONTed.
 # A run passes when sysbench ends normally with no error and no reconnect; a stop run also needs
-# every transaction answered within the monitor's query timeout plus one interval (plus the
-# transaction's own time): sysbench's maximum latency shows whether any session hung on the
+# every transaction answered within the monitor's detection of a hung node (one interval, then
+# down-after missed checks) plus the transaction's own time: sysbench's maximum latency shows whether any session hung on the
 # paused replica. Sandbox (1 primary + 2 replicas) and Sluice are started here on their own ports.
 #
 # Benchmarks are not tests: run it by hand; --report FILE appends the table to FILE.
@@ -32,9 +32,11 @@ readonly RUN_SECONDS=12
 # A killed replica is started again this long after the kill, while sysbench still runs.
 readonly RESTART_AFTER_S=2
 # A stopped replica stays stopped this long: past the monitor's detection.
-readonly STOP_FOR_S=4
+readonly STOP_FOR_S=6
 readonly MONITOR_INTERVAL_MS=1000
+readonly MONITOR_CONNECT_TIMEOUT_MS=1000
 readonly MONITOR_QUERY_TIMEOUT_MS=1000
+readonly MONITOR_DOWN_AFTER=2
 # sysbench's latency is per transaction (14 queries): what a healthy one takes, on a busy machine.
 readonly TRANSACTION_SLACK_MS=500
 
@@ -122,7 +124,7 @@ prepare_tables() {
 
 start_sluice() {
   cat >"$BENCH_WORK/sluice.yaml" <<EOF
-monitor: {user: monitor, password: monitor, interval: ${MONITOR_INTERVAL_MS}ms, query-timeout: ${MONITOR_QUERY_TIMEOUT_MS}ms}
+monitor: {user: monitor, password: monitor, interval: ${MONITOR_INTERVAL_MS}ms, connect-timeout: ${MONITOR_CONNECT_TIMEOUT_MS}ms, query-timeout: ${MONITOR_QUERY_TIMEOUT_MS}ms, down-after: ${MONITOR_DOWN_AFTER}}
 nodes:
   - {name: primary, address: 127.0.0.1:$BASE_PORT, role: primary}
   - {name: ro1, address: 127.0.0.1:$((BASE_PORT + 1)), role: replica}
@@ -203,7 +205,13 @@ one_run() {
   wait_readable "$replica"
 }
 
-stop_bound_ms() { echo $((MONITOR_QUERY_TIMEOUT_MS + MONITOR_INTERVAL_MS + TRANSACTION_SLACK_MS)); }
+# The monitor's detection of a hung node: the next tick, the first check's timeout, then each
+# further check (retried at once, on a new connection) until down-after checks were missed.
+detection_ms() {
+  echo $((MONITOR_INTERVAL_MS + MONITOR_QUERY_TIMEOUT_MS
+    + (MONITOR_DOWN_AFTER - 1) * (MONITOR_CONNECT_TIMEOUT_MS + MONITOR_QUERY_TIMEOUT_MS)))
+}
+stop_bound_ms() { echo $(($(detection_ms) + TRANSACTION_SLACK_MS)); }
 
 print_table() {
   printf '| fault | moment | replica | at (ms) | result | max latency (ms) | errors | reconnects |\n'

@@ -125,7 +125,8 @@ public final class ConfigLoader {
                 s.parsed("connect-timeout", Duration.ofSeconds(1),
                         v -> ConfigValues.duration(s.path() + ".connect-timeout", v)),
                 s.parsed("query-timeout", Duration.ofSeconds(1),
-                        v -> ConfigValues.duration(s.path() + ".query-timeout", v)));
+                        v -> ConfigValues.duration(s.path() + ".query-timeout", v)),
+                s.integer("down-after", MonitorConfig.DEFAULT_DOWN_AFTER, 1, MonitorConfig.MAX_DOWN_AFTER));
         s.rejectUnknownKeys();
         return m;
     }

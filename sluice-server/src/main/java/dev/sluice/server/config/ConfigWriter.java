@@ -128,6 +128,9 @@ public final class ConfigWriter {
         if (!m.queryTimeout().equals(DEFAULT_MONITOR_TIMEOUT)) {
             o.put("query-timeout", EndpointSettings.duration(m.queryTimeout()));
         }
+        if (m.downAfter() != MonitorConfig.DEFAULT_DOWN_AFTER) {
+            o.put("down-after", m.downAfter());
+        }
         return o;
     }
 

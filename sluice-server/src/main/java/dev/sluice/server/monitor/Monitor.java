@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The health and replication monitor (BEHAVIOUR §4): every {@code monitor.interval} each node is
  * checked — reachable, read_only, replication threads, lag, GTID position — and the topology
- * snapshot is replaced with what was seen. A node that stops answering is marked unreachable at
- * its check's timeout, so within two intervals.
+ * snapshot is replaced with what was seen. A node that stops answering is marked unreachable once
+ * it has missed {@code down-after} checks in a row ({@link NodeProbe}).
  */
 public final class Monitor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Monitor.class);
@@ -96,7 +96,8 @@ public final class Monitor implements AutoCloseable {
                 existing.close();
             }
             probes.put(n.name(), new NodeProbe(n.name(), n.id(), HostPort.parse(n.address()),
-                    group.next(), connector, login, schedule.connectTimeout(), schedule.queryTimeout(), results));
+                    group.next(), connector, login, schedule.connectTimeout(), schedule.queryTimeout(),
+                    schedule.downAfter(), results));
         }
         probes.entrySet().removeIf(e -> {
             if (t.node(e.getKey()).isEmpty()) {
@@ -133,6 +134,12 @@ public final class Monitor implements AutoCloseable {
             report(probe.nodeName(), describe(state, o));
             apply(probe.nodeName(), state);
             seen(probe.nodeName());
+        }
+
+        @Override
+        public void missed(NodeProbe probe, String reason, int inRow, int downAfter) {
+            LOG.info("node '{}' missed a check ({} of {} in a row before it is down): {}", probe.nodeName(), inRow,
+                    downAfter, reason);
         }
 
         @Override

@@ -13,13 +13,18 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Checks one node, over one long-lived monitor connection, whenever {@link #tick()} is called.
- * A check that does not answer within its timeout counts as the node being unreachable and its
- * connection is dropped — a hung server (SIGSTOP) is detected as surely as a dead one.
- * Confined to one event loop.
+ * A check that does not answer within its timeout is missed and its connection dropped — a hung
+ * server (SIGSTOP) is detected as surely as a dead one. The node is unreachable once it has missed
+ * {@code down-after} checks in a row; a missed check short of that is tried again at once rather
+ * than at the next tick, so that a node really gone is down within {@code down-after} check
+ * timeouts, not {@code down-after} intervals. Confined to one event loop.
  */
 final class NodeProbe {
     interface Results {
         void observed(NodeProbe probe, NodeObservation observation);
+
+        /** A check was missed, but not yet enough of them in a row to mark the node down. */
+        void missed(NodeProbe probe, String reason, int inRow, int downAfter);
 
         void unreachable(NodeProbe probe, String reason);
     }
@@ -33,13 +38,14 @@ final class NodeProbe {
     private final Duration queryTimeout;
     private final Duration connectTimeout;
     private final Results results;
+    private final MissedChecks misses;
     private BackendConnection connection;
     private boolean checking;
     private int generation;
     private boolean closed;
 
     NodeProbe(String nodeName, int nodeId, HostPort address, EventLoop loop, BackendConnector connector,
-            LoginRequest login, Duration connectTimeout, Duration queryTimeout, Results results) {
+            LoginRequest login, Duration connectTimeout, Duration queryTimeout, int downAfter, Results results) {
         this.nodeName = nodeName;
         this.nodeId = nodeId;
         this.address = address;
@@ -49,6 +55,7 @@ final class NodeProbe {
         this.queryTimeout = queryTimeout;
         this.connectTimeout = connectTimeout;
         this.results = results;
+        this.misses = new MissedChecks(downAfter);
     }
 
     String nodeName() {
@@ -118,6 +125,7 @@ final class NodeProbe {
                 return;
             }
             checking = false;
+            misses.answered();
             results.observed(this, obs);
         }));
     }
@@ -136,7 +144,12 @@ final class NodeProbe {
             connection.close();
             connection = null;
         }
-        results.unreachable(this, reason);
+        if (misses.missed()) {
+            results.unreachable(this, reason);
+            return;
+        }
+        results.missed(this, reason, misses.inRow(), misses.downAfter());
+        loop.execute(this::startCheck);
     }
 
     void close() {

@@ -72,6 +72,19 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aNodeIsDownAfterTwoMissedChecksUnlessToldOtherwise() {
+        String endpoint = """
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033}
+                """;
+        assertThat(parse(endpoint).monitor().downAfter()).isEqualTo(2);
+        assertThat(ConfigLoader.parse(NODES.replace("interval: 1s", "interval: 1s, down-after: 1") + endpoint)
+                .monitor().schedule().downAfter()).isEqualTo(1);
+        assertThatThrownBy(() -> ConfigLoader.parse(NODES.replace("interval: 1s", "interval: 1s, down-after: 0")
+                + endpoint)).isInstanceOf(ConfigException.class).hasMessageContaining("down-after");
+    }
+
+    @Test
     void defaultsFollowTheSpec() {
         EndpointPolicy e = parse("""
                 endpoints:

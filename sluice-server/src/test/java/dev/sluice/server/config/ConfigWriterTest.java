@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ConfigWriterTest {
     private static final String EVERYTHING = """
-            monitor: {user: watcher, password: "0123", interval: 500ms, connect-timeout: 2s, query-timeout: 250ms}
+            monitor: {user: watcher, password: "0123", interval: 500ms, connect-timeout: 2s, query-timeout: 250ms, down-after: 3}
             nodes:
               - {name: primary, address: 127.0.0.1:3311, role: primary}
               - {name: ro1, address: "[::1]:3312", role: replica, zone: "yes", capacity: 3}
@@ -74,6 +74,7 @@ class ConfigWriterTest {
         assertThat(reread.limits().maxPacketSize()).isEqualTo(16L << 20);
         assertThat(reread.limits().ioThreads()).isEqualTo(255);
         assertThat(reread.monitor().password()).isEqualTo("0123");
+        assertThat(reread.monitor().downAfter()).isEqualTo(3);
         assertThat(reread.admin().token()).isEqualTo("tok: en # not a comment");
         assertThat(reread.users().get(0).password()).isEqualTo("true");
         assertThat(reread.users().get(0).fullAuth()).isTrue();
@@ -101,7 +102,7 @@ class ConfigWriterTest {
                 .contains("monitor:\n  user: monitor\n", "\nnodes:\n  - name: primary\n", "\nendpoints:\n  - name: rw\n",
                         "    consistency-timeout: 10ms\n", "\nadmin:\n  listen: 127.0.0.1:8033\n  token: \"\"\n")
                 // Sections left at their defaults stay out, as in the example.
-                .doesNotContain("limits:", "users:", "connect-timeout", "---");
+                .doesNotContain("limits:", "users:", "connect-timeout", "down-after", "---");
     }
 
     private static Path exampleFile() {
