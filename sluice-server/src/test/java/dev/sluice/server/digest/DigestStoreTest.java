@@ -92,6 +92,33 @@ class DigestStoreTest {
     }
 
     @Test
+    void findingAndRecordingADigestSeenBeforeAllocatesNothing() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        byte[] pointSelect = "SELECT c FROM sbtest1 WHERE id=5012".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] hinted = "/*FORCE_SLAVE*/ SELECT c FROM t WHERE id IN (1, 2, 3) AND k = 'x'"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        String endpoint = "rw";
+        String account = "app";
+        String schema = "test";
+        long allocated = 0;
+        for (int round = 0; round < 2; round++) {
+            // The first round makes the two entries and lets the JIT settle; the second is measured.
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 50_000; i++) {
+                byte[] sql = (i & 1) == 0 ? pointSelect : hinted;
+                DigestEntry e = d.find(d.digester().digest(sql, 0, sql.length,
+                        dev.sluice.routing.sql.ClientCharset.UTF8MB4), endpoint, account, schema);
+                d.record(e, 250_000, false, 1, false, 1_000);
+            }
+            allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        }
+        assertThat(allocated).as("bytes allocated by 50,000 statements of known digests").isLessThan(1_024);
+        assertThat(top(Optional.empty(), DigestOrder.COUNT, 10)).extracting(DigestSummary::count)
+                .containsExactly(50_000L, 50_000L);
+    }
+
+    @Test
     void aStatementRunningWhileTheDigestsAreClearedIsNotCounted() {
         DigestEntry running = find(d, "SELECT 1", "rw");
         d.clear();
