@@ -63,6 +63,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
     private static final java.time.Duration PRIMARY_POSITION_TIMEOUT = java.time.Duration.ofSeconds(1);
     private static final int FIRST_ROUND_INTERVALS = 2;
     private static final long SHUTDOWN_WAIT_SECONDS = 4;
+    /** How long a metrics scrape waits for an I/O thread to report its pools' use. */
+    private static final Duration POOL_READ_TIMEOUT = Duration.ofSeconds(1);
     /** What Sluice's own connections (monitor, account loading) negotiate. */
     static final long INTERNAL_CAPABILITIES = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION
             | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA
@@ -116,7 +118,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
                 PRIMARY_POSITION_TIMEOUT);
         runtime.primaryPositions(primaryPositions);
         this.control = new LiveProxyControl(runtime, this, configFile);
-        metrics.registerGauges(control::describe);
+        metrics.registerGauges(control::describe, () -> runtime.poolUse(POOL_READ_TIMEOUT));
         this.admin = new AdminServer(config.admin(), control, metrics);
     }
 

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * BEHAVIOUR §12 against the sandbox: after known statements — point selects, an UPDATE, an IN
  * list of three lengths, a statement that fails — {@code GET /v1/digests} holds exactly their
  * digests with the right counts, errors, rows and primary/replica split; {@code ./sluice top --once}
- * prints them; and the latency histograms of {@code /metrics} counted exactly the statements sent.
+ * prints them; the latency histograms of {@code /metrics} counted exactly the statements sent; and
+ * the pool gauges follow a pooled connection from its session back to the pool.
  */
 class DigestsTest {
     private static final String TOKEN = "digests-token";
@@ -72,6 +73,11 @@ class DigestsTest {
                     listen: 127.0.0.1:0
                     mode: read-write
                     consistency-timeout: 100ms
+                  - name: pooled
+                    listen: 127.0.0.1:0
+                    mode: read-write
+                    connection-pool: session
+                    weights: {primary: 0, ro1: 100, ro2: 0, ro3: 0}
                 """);
     }
 
@@ -186,6 +192,25 @@ class DigestsTest {
         assertThat(hinted.path("onPrimary").asLong()).isEqualTo(1);
         assertThat(hinted.path("totalMicros").asLong()).as("the wait is part of its latency")
                 .isGreaterThanOrEqualTo(100_000);
+    }
+
+    @Test
+    void poolUseIsInTheMetricsPerEndpointAndNode() throws Exception {
+        try (Connection p = sluice.connect("pooled"); Statement s = p.createStatement()) {
+            assertThat(rows(s, "SELECT v FROM test.digests_it WHERE id = 4")).isEqualTo(1);
+            PrometheusText during = PrometheusText.parse(send("GET", "/metrics", false).body());
+            assertThat(during.value("sluice_pool_connections_in_use", "endpoint", "pooled", "node", "ro1"))
+                    .as("the session's connection to ro1").isEqualTo(1.0);
+            assertThat(during.value("sluice_pool_waiting", "endpoint", "pooled", "node", "ro1")).isZero();
+            assertThat(during.value("sluice_pool_connections_idle", "endpoint", "pooled", "node", "ro2")).isZero();
+            assertThat(during.samples("sluice_pool_connections_in_use", "endpoint", "rw"))
+                    .as("an endpoint without a pool has no pool series").isEmpty();
+        }
+        org.awaitility.Awaitility.await("the connection back in the pool").atMost(SETTLE).until(() -> {
+            PrometheusText after = PrometheusText.parse(send("GET", "/metrics", false).body());
+            return after.value("sluice_pool_connections_idle", "endpoint", "pooled", "node", "ro1") == 1.0
+                    && after.value("sluice_pool_connections_in_use", "endpoint", "pooled", "node", "ro1") == 0.0;
+        });
     }
 
     private static void expect(JsonNode d, long count, long errors, long rows, long onPrimary, long onReplicas) {

@@ -1,6 +1,7 @@
 package dev.sluice.server.metrics;
 
 import dev.sluice.server.admin.ProxyDescription;
+import dev.sluice.server.pool.NodePoolUse;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -12,6 +13,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -167,10 +169,15 @@ public final class SluiceMetrics implements AutoCloseable {
      * added or removed at run time gain or lose their series at the next scrape. Call once.
      */
     public void registerGauges(Supplier<ProxyDescription> description) {
+        registerGauges(description, List::of);
+    }
+
+    /** As {@link #registerGauges(Supplier)}, with the use of the connection pools per endpoint and node. */
+    public void registerGauges(Supplier<ProxyDescription> description, Supplier<List<NodePoolUse>> pools) {
         if (gauges != null) {
             throw new IllegalStateException("the topology gauges are registered already");
         }
-        gauges = new TopologyGauges(registry, description);
+        gauges = new TopologyGauges(registry, description, pools);
     }
 
     /** The whole exposition in the Prometheus text format ({@link #CONTENT_TYPE}), gauges refreshed first. */

@@ -11,7 +11,11 @@ import dev.sluice.server.consistency.PrimaryPositionSource;
 import dev.sluice.server.digest.DigestStore;
 import dev.sluice.server.metrics.SluiceMetrics;
 import dev.sluice.server.monitor.TopologyHolder;
+import dev.sluice.server.pool.NodePoolUse;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -144,6 +148,17 @@ public final class ProxyRuntime {
         for (EndpointRuntime e : endpoints.values()) {
             e.sessionsLeaveRetiredNodes();
         }
+    }
+
+    /** Pool use per endpoint with a pool and node of the topology, for the metrics (BEHAVIOUR §12). */
+    public List<NodePoolUse> poolUse(Duration timeout) {
+        List<NodePoolUse> all = new ArrayList<>();
+        for (EndpointRuntime e : endpoints.values()) {
+            for (Node n : topology().nodes()) {
+                e.poolUse(n.id(), timeout).ifPresent(u -> all.add(new NodePoolUse(e.name(), n.name(), u)));
+            }
+        }
+        return all;
     }
 
     /** The query digests of every I/O thread (BEHAVIOUR §12). */
