@@ -198,6 +198,30 @@ class DigestsTest {
     }
 
     @Test
+    void serverSidePreparedStatementsCountUnderTheirPreparedText() throws Exception {
+        try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("fresh", "useServerPrepStmts=true"));
+                java.sql.PreparedStatement ps = c.prepareStatement("SELECT v FROM test.digests_it WHERE id = ?")) {
+            for (int id = 5; id <= 7; id++) {
+                ps.setInt(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                }
+            }
+        }
+        JsonNode report = AdminJson.MAPPER.readTree(send("GET", "/v1/digests?endpoint=fresh", false).body());
+        JsonNode prepared = null;
+        for (JsonNode d : report.path("digests")) {
+            if (d.path("digest").asText().equals(POINT) && d.path("hints").asText().isEmpty()) {
+                prepared = d;
+            }
+        }
+        assertThat(prepared).as("the executes in %s", report).isNotNull();
+        assertThat(prepared.path("count").asLong()).isEqualTo(3);
+        assertThat(prepared.path("rowsSent").asLong()).isEqualTo(3);
+        assertThat(prepared.path("onPrimary").asLong() + prepared.path("onReplicas").asLong()).isEqualTo(3);
+    }
+
+    @Test
     void poolUseIsInTheMetricsPerEndpointAndNode() throws Exception {
         try (Connection p = sluice.connect("pooled"); Statement s = p.createStatement()) {
             assertThat(rows(s, "SELECT v FROM test.digests_it WHERE id = 4")).isEqualTo(1);

@@ -49,6 +49,11 @@ public final class DigestEntry {
                 && schema.equals(schemaName) && digest.textEquals(text);
     }
 
+    boolean matches(DigestKey digest, String endpointName, String accountName, String schemaName) {
+        return hints == digest.hints() && endpoint.equals(endpointName) && account.equals(accountName)
+                && schema.equals(schemaName) && java.util.Arrays.equals(text, digest.text());
+    }
+
     void record(long nanos, boolean error, long rows, boolean primary, long nowMillis) {
         count++;
         if (error) {

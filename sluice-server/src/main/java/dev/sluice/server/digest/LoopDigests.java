@@ -61,17 +61,34 @@ public final class LoopDigests {
     public DigestEntry find(StatementDigest digest, String endpoint, String account, String schema) {
         long hash = keyHash(digest.hash(), endpoint, account, schema);
         int mask = slots.length - 1;
-        int i = slot(hash, mask);
-        for (DigestEntry e = slots[i]; e != null; i = (i + 1) & mask, e = slots[i]) {
+        for (int i = slot(hash, mask); slots[i] != null; i = (i + 1) & mask) {
+            DigestEntry e = slots[i];
             if (e.hash == hash && e.matches(digest, endpoint, account, schema)) {
                 return e;
             }
         }
+        return add(new DigestEntry(hash, endpoint, account, schema, digest.hints(), digest.textBytes(),
+                digest.text(), false, generation));
+    }
+
+    /** As {@link #find(StatementDigest, String, String, String)}, for a digest kept (a prepared statement's). */
+    public DigestEntry find(DigestKey digest, String endpoint, String account, String schema) {
+        long hash = keyHash(digest.hash(), endpoint, account, schema);
+        int mask = slots.length - 1;
+        for (int i = slot(hash, mask); slots[i] != null; i = (i + 1) & mask) {
+            DigestEntry e = slots[i];
+            if (e.hash == hash && e.matches(digest, endpoint, account, schema)) {
+                return e;
+            }
+        }
+        return add(new DigestEntry(hash, endpoint, account, schema, digest.hints(), digest.text(),
+                digest.textString(), false, generation));
+    }
+
+    private DigestEntry add(DigestEntry e) {
         if (size >= capacity) {
             evictColdest();
         }
-        DigestEntry e = new DigestEntry(hash, endpoint, account, schema, digest.hints(), digest.textBytes(),
-                digest.text(), false, generation);
         insert(e);
         return e;
     }

@@ -46,6 +46,8 @@ final class Commands {
         }
         if (command == COM_QUERY) {
             costs.statement(frame, session.routing().clientCharset());
+        } else if (command == COM_STMT_EXECUTE || command == COM_STMT_BULK_EXECUTE) {
+            costs.execute(frame, session.routing().clientCharset());
         } else {
             costs.otherCommand();
         }

@@ -5,6 +5,7 @@ import dev.sluice.protocol.stream.ResponseTracker;
 import dev.sluice.routing.sql.ClientCharset;
 import dev.sluice.routing.topology.Node;
 import dev.sluice.server.digest.DigestEntry;
+import dev.sluice.server.digest.DigestKey;
 import dev.sluice.server.digest.LoopDigests;
 import dev.sluice.server.metrics.SluiceMetrics;
 import io.netty.buffer.ByteBuf;
@@ -13,8 +14,9 @@ import java.util.Optional;
 /**
  * What each statement of a session cost (BEHAVIOUR §12): the time from its arrival to the end of
  * its answer, counted in its query digest (with the answer's error, rows and node) and in the
- * statement latency histogram of its endpoint and node. Statements Sluice answers itself reach no
- * backend and are not counted.
+ * statement latency histogram of its endpoint and node. A statement is a COM_QUERY or a
+ * COM_STMT_EXECUTE (counted under its prepared text's digest). Statements Sluice answers itself
+ * reach no backend and are not counted.
  *
  * <p>On the path of every statement, so it allocates nothing for a digest seen before: the digest
  * is computed into the I/O thread's reused buffer and found by hash (see {@link LoopDigests}).
@@ -52,6 +54,26 @@ final class StatementCosts {
         }
         running = digests.find(digests.digester().digest(text, offset, length, charset), endpoint,
                 session.identity().user(), schema());
+    }
+
+    /** A COM_STMT_EXECUTE (header included): the digest is its prepared text's, computed at its first EXECUTE. */
+    void execute(ByteBuf frame, ClientCharset charset) {
+        startedNanos = System.nanoTime();
+        Optional<PreparedStatement> found = session.statements().get(frame.getIntLE(frame.readerIndex()
+                + Packets.HEADER_SIZE + 1));
+        if (found.isEmpty()) {
+            running = null;
+            return;
+        }
+        PreparedStatement ps = found.get();
+        DigestKey key = ps.digest();
+        if (key == null) {
+            byte[] prepare = ps.prepareFrame();
+            int textStart = Packets.HEADER_SIZE + 1;
+            key = DigestKey.of(digests.digester().digest(prepare, textStart, prepare.length - textStart, charset));
+            ps.digest(key);
+        }
+        running = digests.find(key, endpoint, session.identity().user(), schema());
     }
 
     /** Any other command: its answer is not a statement's. */

@@ -86,6 +86,32 @@ class StatementCostsTest {
     }
 
     @Test
+    void anExecuteCountsUnderItsPreparedTextsDigestAndThePrepareDoesNot() {
+        h.c.prepare("SELECT a FROM t WHERE id = ?");
+        FakeBackend ro2 = h.backend("ro2");
+        ro2.takeClientCommand();
+        ro2.prepareOk(77, 1, 1);
+        long id = h.c.prepared();
+        for (int i = 0; i < 2; i++) {
+            h.c.execute(id);
+            FakeBackend replica = h.backend(i == 0 ? "ro1" : "ro2");
+            if (i == 0) {
+                replica.takeClientCommand();
+                replica.prepareOk(9, 1, 1);
+            }
+            replica.takeClientCommand();
+            replica.rows(List.of("a"), List.of(List.of("1"), List.of("2")));
+            h.rows();
+        }
+        List<DigestSummary> digests = h.proxy.digests().top(Optional.empty(), DigestOrder.TOTAL, 10);
+        assertThat(digests).hasSize(1);
+        assertThat(digests.get(0).digest()).isEqualTo("SELECT a FROM t WHERE id = ?");
+        assertThat(digests.get(0).count()).isEqualTo(2);
+        assertThat(digests.get(0).onReplicas()).isEqualTo(2);
+        assertThat(digests.get(0).rowsSent()).isEqualTo(4);
+    }
+
+    @Test
     void aStatementAnsweredBySluiceItselfIsNotCounted() {
         h.query("SELECT sluice_last_gtid()");
         h.rows();
