@@ -80,7 +80,13 @@ packages_for() {
     chromium) echo "chromium" ;;
     build) echo "openjdk-17-jdk-headless maven" ;;
     mysqltest) echo "mariadb-test" ;;
-    clients) echo "php-cli php-mysql python3-pymysql golang-go golang-github-go-sql-driver-mysql-dev nodejs npm" ;;
+    clients)
+      # A machine may already have Node.js from elsewhere (NodeSource's nodejs bundles npm and
+      # conflicts with Debian's npm): Debian's are asked for only when node or npm is missing.
+      local node_packages="nodejs npm"
+      ! find_bin node >/dev/null || ! find_bin npm >/dev/null || node_packages=""
+      echo "php-cli php-mysql python3-pymysql golang-go golang-github-go-sql-driver-mysql-dev $node_packages"
+      ;;
     *) return 1 ;;
   esac
 }

@@ -108,7 +108,7 @@ build_bench_if_needed() {
     [[ -n "$newer" ]] || return 0
   fi
   info "Building sluice-bench/target/benchmarks.jar"
-  (cd "$SLUICE_ROOT" && mvn -B -q -o package -DskipTests -pl sluice-bench -am) || die "the build failed"
+  (cd "$SLUICE_ROOT" && mvn -B -q package -DskipTests -pl sluice-bench -am) || die "the build failed"
 }
 
 # bench_begin NAME: a work directory of the script's own (BENCH_WORK) and, at exit, the cleanup:

@@ -99,7 +99,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
                 config.limits().backendConnectTimeout(), backendTls);
         Map<String, byte[]> passwords = new HashMap<>();
         for (UserConfig u : config.users()) {
-            passwords.put(u.user(), u.password().getBytes(StandardCharsets.UTF_8));
+            passwords.put(u.user(), u.password().value().getBytes(StandardCharsets.UTF_8));
         }
         AccountStore accounts = new AccountStore(() -> loadAccounts(holder[0]), passwords,
                 ACCOUNT_RELOAD_MIN_INTERVAL, System::nanoTime);
@@ -124,7 +124,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
 
     private static LoginRequest monitorLogin(MonitorConfig monitor) {
         return new LoginRequest(monitor.user(),
-                new Credential.PlainPassword(monitor.password().getBytes(StandardCharsets.UTF_8)), Optional.empty(),
+                new Credential.PlainPassword(monitor.password().value().getBytes(StandardCharsets.UTF_8)), Optional.empty(),
                 INTERNAL_CAPABILITIES, UTF8MB4_GENERAL_CI, 1 << 24, Map.of("program_name", "sluice"));
     }
 

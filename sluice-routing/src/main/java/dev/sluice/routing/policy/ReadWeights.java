@@ -25,10 +25,12 @@ public sealed interface ReadWeights permits ReadWeights.Auto, ReadWeights.Custom
     record Auto() implements ReadWeights {
         @Override
         public int weightOf(Node node, EndpointMode mode) {
-            if (node.isPrimary()) {
-                return 0;
-            }
-            return (int) Math.min(MAX_WEIGHT, (long) AUTO_WEIGHT_PER_CAPACITY * node.capacity());
+            return weightOf(node.isPrimary(), node.capacity());
+        }
+
+        /** The weight {@code auto} gives a node of this role and capacity. */
+        public static int weightOf(boolean primary, int capacity) {
+            return primary ? 0 : (int) Math.min(MAX_WEIGHT, (long) AUTO_WEIGHT_PER_CAPACITY * capacity);
         }
 
         @Override

@@ -41,7 +41,7 @@ public final class AdminServer implements AutoCloseable {
 
     public AdminServer(AdminConfig config, ProxyControl control, SluiceMetrics metrics) {
         this.config = config;
-        BearerToken token = new BearerToken(config.token());
+        BearerToken token = new BearerToken(config.token().value());
         this.handler = new AdminRequestHandler(new AdminApi(control, metrics, new Dashboard(), token));
         if (token.isOpen() && !isLoopback(config.listen().host())) {
             LOG.warn("the admin API listens on {} without admin.token: anyone who reaches it can change the proxy",

@@ -18,6 +18,7 @@ import picocli.CommandLine.Parameters;
         description = "Change settings of an endpoint at once, without a restart (ModifyDBProxyEndpoint)",
         footer = {"", "Examples:",
             "  sluice modify-endpoint rw --set weights='{primary: 0, ro1: 100, ro2: 0}'",
+            "  sluice modify-endpoint rw --set weights.ro1=50      (one node; the others keep theirs)",
             "  sluice modify-endpoint rw --set consistency=session --persist",
             "  sluice modify-endpoint rw --set allow='[10.0.0.0/8, 127.0.0.0/8]'"})
 final class ModifyEndpointCommand extends AdminCommand {

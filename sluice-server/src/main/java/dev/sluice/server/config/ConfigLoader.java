@@ -47,7 +47,8 @@ public final class ConfigLoader {
 
     public static SluiceConfig load(Path file) {
         try {
-            return parse(Files.readString(file));
+            return parse(Files.readString(file),
+                    SecretResolver.ofProcess(Optional.ofNullable(file.toAbsolutePath().getParent())));
         } catch (IOException e) {
             throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage(), e);
         }
@@ -58,6 +59,11 @@ public final class ConfigLoader {
      * running proxy takes relative ones relative to the configuration file's directory.
      */
     public static SluiceConfig parse(String yaml) {
+        return parse(yaml, SecretResolver.ofProcess(Optional.empty()));
+    }
+
+    /** A configuration given as text, its secrets read with {@code secrets}. */
+    public static SluiceConfig parse(String yaml, SecretResolver secrets) {
         JsonNode root;
         try {
             root = new ObjectMapper(new YAMLFactory()).readTree(yaml);
@@ -69,7 +75,7 @@ public final class ConfigLoader {
             top.has(section);
         }
         top.rejectUnknownKeys();
-        MonitorConfig monitor = monitor(top.sectionOrEmpty("monitor"));
+        MonitorConfig monitor = monitor(top.sectionOrEmpty("monitor"), secrets);
         List<NodeConfig> nodes = nodes(top);
         LimitsConfig limits = limits(top.sectionOrEmpty("limits"));
         List<EndpointConfig> endpoints = new ArrayList<>();
@@ -87,10 +93,11 @@ public final class ConfigLoader {
         for (EndpointConfig e : endpoints) {
             validate(e, nodes);
         }
-        AdminConfig admin = admin(top.sectionOrEmpty("admin"));
+        AdminConfig admin = admin(top.sectionOrEmpty("admin"), secrets);
         List<UserConfig> users = new ArrayList<>();
         for (YamlSection u : top.sectionList("users")) {
-            users.add(new UserConfig(u.requiredText("user"), u.text("password").orElse(""), u.bool("full-auth", false)));
+            users.add(new UserConfig(u.requiredText("user"), secrets.read(u, "password", ""),
+                    u.bool("full-auth", false)));
             u.rejectUnknownKeys();
         }
         TlsConfig tls = tls(top.sectionOrEmpty("tls"));
@@ -119,8 +126,8 @@ public final class ConfigLoader {
         return configDirectory.isPresent() && !p.isAbsolute() ? configDirectory.get().resolve(p).normalize() : p;
     }
 
-    private static MonitorConfig monitor(YamlSection s) {
-        MonitorConfig m = new MonitorConfig(s.text("user").orElse("monitor"), s.text("password").orElse(""),
+    private static MonitorConfig monitor(YamlSection s, SecretResolver secrets) {
+        MonitorConfig m = new MonitorConfig(s.text("user").orElse("monitor"), secrets.read(s, "password", ""),
                 s.parsed("interval", DEFAULT_INTERVAL, v -> ConfigValues.duration(s.path() + ".interval", v)),
                 s.parsed("connect-timeout", Duration.ofSeconds(1),
                         v -> ConfigValues.duration(s.path() + ".connect-timeout", v)),
@@ -259,9 +266,9 @@ public final class ConfigLoader {
         return new ReadWeights.Custom(out);
     }
 
-    private static AdminConfig admin(YamlSection s) {
+    private static AdminConfig admin(YamlSection s, SecretResolver secrets) {
         AdminConfig a = new AdminConfig(ConfigValues.hostPort(s.path() + ".listen",
-                s.text("listen").orElse("127.0.0.1:8033")), s.text("token").orElse(""));
+                s.text("listen").orElse("127.0.0.1:8033")), secrets.read(s, "token", ""));
         s.rejectUnknownKeys();
         return a;
     }

@@ -93,11 +93,12 @@ public final class ConfigWriter {
         }
         ObjectNode admin = root.putObject("admin");
         admin.put("listen", config.admin().listen().toString());
-        admin.put("token", config.admin().token());
+        putSecret(admin, "token", config.admin().token());
         if (!config.users().isEmpty()) {
             ArrayNode users = root.putArray("users");
             for (UserConfig u : config.users()) {
-                ObjectNode o = users.addObject().put("user", u.user()).put("password", u.password());
+                ObjectNode o = users.addObject().put("user", u.user());
+                putSecret(o, "password", u.password());
                 if (u.fullAuth()) {
                     o.put("full-auth", true);
                 }
@@ -117,10 +118,19 @@ public final class ConfigWriter {
         }
     }
 
+    /** A secret is written as it was given: the reference to it, never the value it stands for. */
+    private static void putSecret(ObjectNode o, String key, Secret secret) {
+        switch (secret.origin()) {
+            case LITERAL -> o.put(key, secret.value());
+            case ENVIRONMENT -> o.put(key, "${" + secret.source() + "}");
+            case FILE -> o.put(key + "-file", secret.source());
+        }
+    }
+
     private static ObjectNode monitor(MonitorConfig m) {
         ObjectNode o = JSON.objectNode();
         o.put("user", m.user());
-        o.put("password", m.password());
+        putSecret(o, "password", m.password());
         o.put("interval", EndpointSettings.duration(m.interval()));
         if (!m.connectTimeout().equals(DEFAULT_MONITOR_TIMEOUT)) {
             o.put("connect-timeout", EndpointSettings.duration(m.connectTimeout()));

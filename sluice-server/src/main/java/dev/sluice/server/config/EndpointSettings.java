@@ -65,21 +65,58 @@ public final class EndpointSettings {
 
     /**
      * The endpoint {@code current} with {@code changes} applied, validated as the configuration
-     * file would be. {@code name} cannot change.
+     * file would be. {@code name} cannot change. A key {@code weights.NODE} changes one node's read
+     * weight and keeps the others (applied after a whole {@code weights} of the same change); from
+     * {@code weights: auto}, the others keep the weight {@code auto} gave them.
      */
     public static EndpointConfig modified(EndpointConfig current, JsonNode changes, List<NodeConfig> nodes) {
         if (changes == null || !changes.isObject()) {
             throw new ConfigException("the change must be a JSON object of settings, e.g. {\"weights\": {\"ro1\": 0}}");
         }
         ObjectNode merged = toJson(current);
+        Map<String, JsonNode> oneWeight = new java.util.LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = changes.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> c = it.next();
             if (c.getKey().equals("name") && !c.getValue().asText().equals(current.name())) {
                 throw new ConfigException("name: an endpoint cannot be renamed; remove it and add a new one");
             }
-            merged.set(c.getKey(), c.getValue());
+            if (c.getKey().startsWith(WEIGHT_OF)) {
+                oneWeight.put(c.getKey().substring(WEIGHT_OF.length()), c.getValue());
+            } else if (c.getKey().contains(".")) {
+                throw new ConfigException(c.getKey() + ": only weights.NODE names a part of a setting; give "
+                        + c.getKey().substring(0, c.getKey().indexOf('.')) + " whole");
+            } else {
+                merged.set(c.getKey(), c.getValue());
+            }
+        }
+        if (!oneWeight.isEmpty()) {
+            ObjectNode weights = explicitWeights(merged, current, nodes);
+            oneWeight.forEach(weights::set);
+            merged.set("weights", weights);
         }
         return ConfigLoader.endpoint(merged, current.name(), nodes);
+    }
+
+    private static final String WEIGHT_OF = "weights.";
+
+    /** The endpoint's weights as a map of every node, {@code auto} written out as it applies to each. */
+    private static ObjectNode explicitWeights(ObjectNode merged, EndpointConfig current, List<NodeConfig> nodes) {
+        JsonNode weights = merged.get("weights");
+        if (weights != null && weights.isObject()) {
+            return weights.deepCopy();
+        }
+        if (weights != null && !weights.asText().equals("auto")) {
+            return JSON.objectNode();
+        }
+        ObjectNode out = JSON.objectNode();
+        List<String> names = current.policy().nodes().isEmpty()
+                ? nodes.stream().map(NodeConfig::name).toList() : current.policy().nodes();
+        for (NodeConfig n : nodes) {
+            if (names.contains(n.name())) {
+                out.put(n.name(), ReadWeights.Auto.weightOf(n.role() == NodeConfig.Role.PRIMARY, n.capacity()));
+            }
+        }
+        return out;
     }
 
     /** Durations in the shortest exact unit, as a person would write them. */

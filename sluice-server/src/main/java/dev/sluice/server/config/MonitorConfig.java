@@ -8,7 +8,7 @@ import java.time.Duration;
  *
  * @param downAfter checks in a row a node must miss before it is marked down (BEHAVIOUR §4)
  */
-public record MonitorConfig(String user, String password, Duration interval, Duration connectTimeout,
+public record MonitorConfig(String user, Secret password, Duration interval, Duration connectTimeout,
         Duration queryTimeout, int downAfter) {
     public static final int DEFAULT_DOWN_AFTER = 2;
     /** More than this many missed checks would leave a dead node in use for minutes. */

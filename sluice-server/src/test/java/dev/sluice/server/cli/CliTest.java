@@ -156,6 +156,14 @@ class CliTest {
     }
 
     @Test
+    void oneNodesWeightIsSetAndTheOthersKeepTheirs() {
+        assertThat(sluice("modify-endpoint", "rw", "--set", "weights={primary: 0, ro1: 100, ro2: 250}").exit()).isZero();
+        Run r = sluice("modify-endpoint", "rw", "--set", "weights.ro1=50");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(policy("rw").weights()).isEqualTo(new ReadWeights.Custom(Map.of("primary", 0, "ro1", 50, "ro2", 250)));
+    }
+
+    @Test
     void aRefusedChangePrintsTheServerMessageVerbatimAndExits1() {
         Run r = sluice("modify-endpoint", "rw", "--set", "weights={ro1: 20000}", "--set", "consistency=session");
         assertThat(r.exit()).isEqualTo(AdminCommand.REFUSED);

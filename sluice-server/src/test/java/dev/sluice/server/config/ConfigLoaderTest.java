@@ -66,7 +66,7 @@ class ConfigLoaderTest {
         assertThat(e.maxConnections()).isEqualTo(50);
         assertThat(EndpointSettings.toJson(ec).toString()).contains("\"consistency-timeout\":\"25ms\"",
                 "\"weights\":{\"primary\":0,\"ro1\":100,\"ro2\":200}");
-        assertThat(c.admin().token()).isEqualTo("secret");
+        assertThat(c.admin().token().value()).isEqualTo("secret");
         assertThat(c.node("ro1").orElseThrow().capacity()).isEqualTo(2);
         assertThat(c.node("ro2").orElseThrow().role()).isEqualTo(NodeConfig.Role.REPLICA);
     }
@@ -173,6 +173,31 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> EndpointSettings.modified(c.endpoints().get(0),
                 json.readTree("{\"colour\": \"blue\"}"), c.nodes()))
                 .hasMessageContaining("unknown key 'rw.colour'");
+    }
+
+    @Test
+    void oneNodesWeightChangesAndTheOthersKeepTheirs() throws Exception {
+        SluiceConfig c = parse("""
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033}
+                  - {name: custom, listen: 127.0.0.1:6034, weights: {primary: 10, ro1: 100, ro2: 200}}
+                """);
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        // From auto: ro1 has capacity 2 in NODES, so auto gave it 200; ro2 100; the primary 0.
+        assertThat(EndpointSettings.modified(c.endpoints().get(0), json.readTree("{\"weights.ro2\": 50}"), c.nodes())
+                .policy().weights()).isEqualTo(new ReadWeights.Custom(Map.of("primary", 0, "ro1", 200, "ro2", 50)));
+        assertThat(EndpointSettings.modified(c.endpoints().get(1), json.readTree("{\"weights.ro1\": 0}"), c.nodes())
+                .policy().weights()).isEqualTo(new ReadWeights.Custom(Map.of("primary", 10, "ro1", 0, "ro2", 200)));
+        assertThat(EndpointSettings.modified(c.endpoints().get(1),
+                json.readTree("{\"weights.ro1\": 7, \"weights\": {\"primary\": 0, \"ro1\": 1, \"ro2\": 1}}"), c.nodes())
+                .policy().weights()).as("the one node's weight applies over a whole map given with it")
+                .isEqualTo(new ReadWeights.Custom(Map.of("primary", 0, "ro1", 7, "ro2", 1)));
+        assertThatThrownBy(() -> EndpointSettings.modified(c.endpoints().get(1),
+                json.readTree("{\"weights.ro9\": 5}"), c.nodes())).hasMessageContaining("ro9");
+        assertThatThrownBy(() -> EndpointSettings.modified(c.endpoints().get(1),
+                json.readTree("{\"weights.ro1\": 20000}"), c.nodes())).hasMessageContaining("0..10000");
+        assertThatThrownBy(() -> EndpointSettings.modified(c.endpoints().get(1),
+                json.readTree("{\"pool.max\": 5}"), c.nodes())).hasMessageContaining("only weights.NODE");
     }
 
     @Test

@@ -73,10 +73,10 @@ class ConfigWriterTest {
         assertThat(reread.endpoints().get(0).policy().consistencyTimeout()).isEqualTo(Duration.ofMillis(25));
         assertThat(reread.limits().maxPacketSize()).isEqualTo(16L << 20);
         assertThat(reread.limits().ioThreads()).isEqualTo(255);
-        assertThat(reread.monitor().password()).isEqualTo("0123");
+        assertThat(reread.monitor().password().value()).isEqualTo("0123");
         assertThat(reread.monitor().downAfter()).isEqualTo(3);
-        assertThat(reread.admin().token()).isEqualTo("tok: en # not a comment");
-        assertThat(reread.users().get(0).password()).isEqualTo("true");
+        assertThat(reread.admin().token().value()).isEqualTo("tok: en # not a comment");
+        assertThat(reread.users().get(0).password().value()).isEqualTo("true");
         assertThat(reread.users().get(0).fullAuth()).isTrue();
         assertThat(reread.nodes().get(2).tls()).isEqualTo(NodeTls.REQUIRED);
         assertThat(reread.nodes().get(3).tls()).isEqualTo(NodeTls.OFF);
