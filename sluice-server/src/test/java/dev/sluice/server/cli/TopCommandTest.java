@@ -63,6 +63,28 @@ class TopCommandTest {
     }
 
     @Test
+    void withoutOnceItRedrawsTheTableUntilStopped() throws Exception {
+        StringWriter out = new StringWriter();
+        Thread top = new Thread(() -> new CommandLine(new SluiceMain()).setOut(new PrintWriter(out))
+                .setErr(new PrintWriter(new StringWriter()))
+                .execute("top", "--interval", "0.1", "--order", "count", "--admin", admin));
+        top.start();
+        try {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (out.toString().split("\033\\[H\033\\[2J", -1).length < 3 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+        } finally {
+            top.interrupt();
+            top.join(10_000);
+        }
+        assertThat(top.isAlive()).isFalse();
+        String[] screens = out.toString().split("\033\\[H\033\\[2J");
+        assertThat(screens[1]).startsWith("sluice top — ").contains("by count", "Ctrl-C quits",
+                "SELECT c FROM t WHERE id = ?");
+    }
+
+    @Test
     void ordersByCountAndLimits() {
         String[] lines = sluice("top", "--once", "--order", "count", "--limit", "1").split("\n");
         assertThat(lines).hasSize(2);
