@@ -54,7 +54,8 @@ public final class SluiceMetrics implements AutoCloseable {
     private final ConcurrentMap<RouteKey, Counter> routed = new ConcurrentHashMap<>();
     private final ConcurrentMap<ConnectKey, Counter> connects = new ConcurrentHashMap<>();
     private final ConcurrentMap<WaitKey, Timer> waits = new ConcurrentHashMap<>();
-    private final ConcurrentMap<DurationKey, Timer> statementDurations = new ConcurrentHashMap<>();
+    /** By endpoint, then node: two lookups by String, so that recording allocates no key. */
+    private final ConcurrentMap<String, ConcurrentMap<String, Timer>> statementDurations = new ConcurrentHashMap<>();
     private final ConcurrentMap<ConnectKey, Timer> connectDurations = new ConcurrentHashMap<>();
     private final ConcurrentMap<ErrorKey, Counter> errors = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> sessionsOpened = new ConcurrentHashMap<>();
@@ -68,9 +69,6 @@ public final class SluiceMetrics implements AutoCloseable {
     }
 
     private record WaitKey(String endpoint, String outcome) {
-    }
-
-    private record DurationKey(String endpoint, String node) {
     }
 
     private record ErrorKey(String endpoint, int code) {
@@ -124,12 +122,17 @@ public final class SluiceMetrics implements AutoCloseable {
      * on {@code node} (null when the node left the topology meanwhile).
      */
     public void statementAnswered(String endpoint, String node, long nanos) {
-        cached(statementDurations, new DurationKey(endpoint, label(node)), k -> Timer.builder(
-                        "sluice.statement.duration")
-                .description("Statements from their arrival to the end of their answer, by endpoint and node")
-                .tag("endpoint", label(k.endpoint)).tag("node", k.node)
-                .serviceLevelObjectives(LATENCY_BUCKETS)
-                .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+        String nodeLabel = label(node);
+        ConcurrentMap<String, Timer> byNode = cached(statementDurations, endpoint, e -> new ConcurrentHashMap<>());
+        Timer timer = byNode.get(nodeLabel);
+        if (timer == null) {
+            timer = byNode.computeIfAbsent(nodeLabel, n -> Timer.builder("sluice.statement.duration")
+                    .description("Statements from their arrival to the end of their answer, by endpoint and node")
+                    .tag("endpoint", label(endpoint)).tag("node", n)
+                    .serviceLevelObjectives(LATENCY_BUCKETS)
+                    .register(registry));
+        }
+        timer.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** A connection to {@code node} was opened and logged in ({@code ok}), or failed, after {@code nanos}. */
