@@ -1,6 +1,6 @@
 package dev.sluice.routing.sql;
 
-import java.util.Arrays;
+import dev.sluice.routing.sql.DigestText.Last;
 
 /**
  * The digest of a statement (BEHAVIOUR §12): its text as the classifier's lexer reads it, with
@@ -33,36 +33,19 @@ public final class StatementDigest {
     public static final int FORCE_SLAVE = 2;
     public static final int CONSISTENT_WITH = 4;
 
-    private static final byte[] ELLIPSIS = {'.', '.', '.'};
+    private static final byte[] ELLIPSIS = DigestText.ELLIPSIS;
     private static final long NULL_WORD = WordHash.of("null");
-    private static final long FNV_SEED = 0xcbf29ce484222325L;
-    private static final long FNV_PRIME = 0x100000001b3L;
-
-    /** After these words a parenthesis opens a list or a subquery, not a call: a space goes between. */
-    private static final boolean[] CLAUSE = clauseWords(Keyword.IN, Keyword.VALUES, Keyword.VALUE, Keyword.AS,
-            Keyword.FROM, Keyword.JOIN, Keyword.STRAIGHT_JOIN, Keyword.WHERE, Keyword.AND, Keyword.OR, Keyword.NOT,
-            Keyword.ON, Keyword.USING, Keyword.EXISTS, Keyword.SELECT, Keyword.UNION, Keyword.EXCEPT,
-            Keyword.INTERSECT, Keyword.HAVING, Keyword.LATERAL, Keyword.ALL, Keyword.WITH, Keyword.RECURSIVE,
-            Keyword.LIMIT, Keyword.SET, Keyword.INTO, Keyword.TABLE);
-
-    /** What was last written, which decides the space before the next token. */
-    private enum Last { NOTHING, WORD, VALUE, OPEN, CLOSE, COMMA, DOT, OPERATOR, SEMICOLON, ELLIPSIS }
 
     /** Where a {@code VALUES} clause stands. */
     private enum Rows { NONE, EXPECT_ROW, IN_ROW, AFTER_ROW, SKIP_ROW }
 
     private final Lexer lexer = new Lexer();
     private final HintReader hintReader = new HintReader(false);
-    private final byte[] text = new byte[MAX_TEXT_BYTES];
-    /** Bytes written, counting those past {@link #MAX_TEXT_BYTES} that were not stored. */
-    private int length;
+    private final DigestText out = new DigestText();
     private long hash;
     private int hints;
     private ClientCharset charset = ClientCharset.UTF8MB4;
 
-    private Last last;
-    private Keyword lastKeyword;
-    private boolean lastWasPunctAdjacent;
     private Rows rows;
     private int rowDepth;
     private boolean rowsFolded;
@@ -78,10 +61,8 @@ public final class StatementDigest {
     public StatementDigest digest(byte[] sql, int offset, int length, ClientCharset textCharset) {
         int to = offset + length;
         this.charset = textCharset;
-        this.length = 0;
+        out.reset();
         hints = 0;
-        last = Last.NOTHING;
-        lastKeyword = Keyword.NONE;
         rows = Rows.NONE;
         listBody = -1;
         int from = offset;
@@ -101,7 +82,7 @@ public final class StatementDigest {
         } finally {
             lexer.release();
         }
-        finish();
+        hash = out.finish(hints);
         return this;
     }
 
@@ -118,7 +99,7 @@ public final class StatementDigest {
 
     /** Length of the digest text in bytes. */
     public int length() {
-        return length;
+        return out.length();
     }
 
     /** {@link #FORCE_MASTER}, {@link #FORCE_SLAVE}, {@link #CONSISTENT_WITH} bits. */
@@ -128,17 +109,17 @@ public final class StatementDigest {
 
     /** Whether the digest text is exactly {@code other}'s bytes; allocates nothing. */
     public boolean textEquals(byte[] other) {
-        return Arrays.equals(text, 0, length, other, 0, other.length);
+        return out.equalsBytes(other);
     }
 
     /** A copy of the digest text's bytes, to keep. */
     public byte[] textBytes() {
-        return Arrays.copyOf(text, length);
+        return out.copy();
     }
 
     /** The digest text, read in the statement's character set. */
     public String text() {
-        return charset.decode(text, 0, length);
+        return out.decode(charset);
     }
 
     /** The hints as words ({@code FORCE_MASTER CONSISTENT_WITH}); empty when there were none. */
@@ -177,8 +158,8 @@ public final class StatementDigest {
             }
             case STRING -> value();
             case WORD -> word(sql);
-            case QUOTED_NAME, USER_VARIABLE, SYSTEM_VARIABLE -> write(Last.VALUE, sql, lexer.rawStart, lexer.rawEnd);
-            case ASSIGN -> write(Last.OPERATOR, sql, lexer.rawStart, lexer.rawEnd);
+            case QUOTED_NAME, USER_VARIABLE, SYSTEM_VARIABLE -> out.write(Last.VALUE, sql, lexer.rawStart, lexer.rawEnd);
+            case ASSIGN -> out.write(Last.OPERATOR, sql, lexer.rawStart, lexer.rawEnd);
             case PUNCT -> punct(sql, open);
             case END -> { }
         }
@@ -194,8 +175,8 @@ public final class StatementDigest {
             case AFTER_ROW -> {
                 if (lexer.isPunct(',') && lexer.peekPunct('(')) {
                     if (!rowsFolded) {
-                        write(Last.COMMA, ',');
-                        write(Last.ELLIPSIS, ELLIPSIS);
+                        out.write(Last.COMMA, ',');
+                        out.write(Last.ELLIPSIS, ELLIPSIS);
                         rowsFolded = true;
                     }
                     rows = Rows.SKIP_ROW;
@@ -237,16 +218,15 @@ public final class StatementDigest {
 
     private void closeList() {
         if (listOfLiterals) {
-            length = listBody;
-            last = Last.OPEN;
-            write(Last.ELLIPSIS, ELLIPSIS);
+            out.rewind(listBody);
+            out.write(Last.ELLIPSIS, ELLIPSIS);
         }
         listBody = -1;
-        write(Last.CLOSE, ')');
+        out.write(Last.CLOSE, ')');
     }
 
     private void value() {
-        write(Last.VALUE, '?');
+        out.write(Last.VALUE, '?');
     }
 
     /** {@code 1e-5} is one number, though the lexer stops at the sign. */
@@ -265,8 +245,7 @@ public final class StatementDigest {
         if (isIntroducer()) {
             return;
         }
-        write(Last.WORD, sql, lexer.rawStart, lexer.rawEnd);
-        lastKeyword = lexer.keyword;
+        out.writeWord(sql, lexer.rawStart, lexer.rawEnd, lexer.keyword);
         if (lexer.keyword == Keyword.VALUES || lexer.keyword == Keyword.VALUE) {
             rows = Rows.EXPECT_ROW;
             rowsFolded = false;
@@ -278,29 +257,28 @@ public final class StatementDigest {
         if (c == '?') {
             value();
         } else if (open) {
-            boolean startsList = last == Last.WORD && lastKeyword == Keyword.IN;
-            write(Last.OPEN, '(');
+            boolean startsList = out.lastWordIs(Keyword.IN);
+            out.write(Last.OPEN, '(');
             if (startsList) {
-                listBody = length;
+                listBody = out.position();
                 listDepth = 1;
                 listOfLiterals = true;
             }
         } else if (c == ')') {
-            write(Last.CLOSE, ')');
+            out.write(Last.CLOSE, ')');
         } else if (c == ',') {
-            write(Last.COMMA, ',');
+            out.write(Last.COMMA, ',');
         } else if (c == '.') {
-            write(Last.DOT, '.');
+            out.write(Last.DOT, '.');
         } else if (c == ';') {
             if (lexer.peekType() != TokenType.END) {
-                write(Last.SEMICOLON, ';');
+                out.write(Last.SEMICOLON, ';');
             }
         } else if (!isSign()) {
-            boolean joined = last == Last.OPERATOR && !lexer.spaceBefore;
-            if (joined) {
-                put((byte) c);
+            if (out.last() == Last.OPERATOR && !lexer.spaceBefore) {
+                out.extendOperator(c);
             } else {
-                write(Last.OPERATOR, sql, lexer.rawStart, lexer.rawEnd);
+                out.write(Last.OPERATOR, sql, lexer.rawStart, lexer.rawEnd);
             }
         }
     }
@@ -310,9 +288,9 @@ public final class StatementDigest {
         if (!(lexer.isPunct('-') || lexer.isPunct('+')) || lexer.peekType() != TokenType.NUMBER) {
             return false;
         }
-        return switch (last) {
+        return switch (out.last()) {
             case NOTHING, OPEN, COMMA, OPERATOR, SEMICOLON -> true;
-            case WORD -> CLAUSE[lastKeyword.ordinal()] || lastKeyword == Keyword.SELECT;
+            case WORD -> out.lastWordIsClause();
             default -> false;
         };
     }
@@ -333,65 +311,5 @@ public final class StatementDigest {
         int c = b[lexer.start] | 0x20;
         return lexer.end - lexer.start == 1 && (c == 'x' || c == 'b' || c == 'n')
                 && lexer.peekRawStart() == lexer.rawEnd;
-    }
-
-    private void write(Last kind, int b) {
-        space(kind);
-        put((byte) b);
-        last = kind;
-    }
-
-    private void write(Last kind, byte[] bytes) {
-        write(kind, bytes, 0, bytes.length);
-    }
-
-    private void write(Last kind, byte[] bytes, int from, int to) {
-        space(kind);
-        for (int i = from; i < to; i++) {
-            put(bytes[i]);
-        }
-        last = kind;
-    }
-
-    /** One space between tokens, except where SQL is written without: see the class comment. */
-    private void space(Last next) {
-        boolean none = switch (last) {
-            case NOTHING, OPEN, DOT -> true;
-            default -> false;
-        };
-        if (none || next == Last.CLOSE || next == Last.COMMA || next == Last.DOT || next == Last.SEMICOLON) {
-            return;
-        }
-        if (next == Last.OPEN && (last == Last.VALUE || (last == Last.WORD && !CLAUSE[lastKeyword.ordinal()]))) {
-            return;
-        }
-        put((byte) ' ');
-    }
-
-    private void put(byte b) {
-        if (length < MAX_TEXT_BYTES) {
-            text[length] = b;
-        }
-        length++;
-    }
-
-    private void finish() {
-        if (length > MAX_TEXT_BYTES) {
-            length = MAX_TEXT_BYTES;
-            System.arraycopy(ELLIPSIS, 0, text, MAX_TEXT_BYTES - ELLIPSIS.length, ELLIPSIS.length);
-        }
-        long h = FNV_SEED;
-        for (int i = 0; i < length; i++) {
-            h = (h ^ (text[i] & 0xFF)) * FNV_PRIME;
-        }
-        hash = (h ^ hints) * FNV_PRIME;
-    }
-
-    private static boolean[] clauseWords(Keyword... words) {
-        boolean[] clause = new boolean[Keyword.values().length];
-        for (Keyword k : words) {
-            clause[k.ordinal()] = true;
-        }
-        return clause;
     }
 }
