@@ -41,6 +41,7 @@ public final class EndpointView {
     private final long replicaMask;
     private final long usableReplicaMask;
     private final long readableMask;
+    private final long preferredZoneMask;
     private final GtidPosition[] positions;
     private final long[] lagSeconds;
 
@@ -59,6 +60,7 @@ public final class EndpointView {
         long replicas = 0;
         long usable = 0;
         long readableBits = 0;
+        long zoneBits = 0;
         for (int p = 0; p < nodes.size(); p++) {
             Node node = nodes.get(p);
             nodeIds[p] = node.id();
@@ -69,6 +71,9 @@ public final class EndpointView {
                 continue;
             }
             replicas |= 1L << p;
+            if (policy.preferredZone().isPresent() && node.zone().equals(policy.preferredZone())) {
+                zoneBits |= 1L << p;
+            }
             if (readable.isReadable(node.id())) {
                 readableBits |= 1L << p;
             }
@@ -80,6 +85,7 @@ public final class EndpointView {
         this.replicaMask = replicas;
         this.usableReplicaMask = usable;
         this.readableMask = readableBits;
+        this.preferredZoneMask = zoneBits;
     }
 
     /** The first view of an endpoint. */
@@ -143,6 +149,15 @@ public final class EndpointView {
 
     long replicaMask() {
         return replicaMask;
+    }
+
+    /**
+     * Nearest zone (BEHAVIOUR §2): of {@code replicas}, those in the endpoint's preferred zone when
+     * there is one among them; else all of them.
+     */
+    long preferredZone(long replicas) {
+        long near = replicas & preferredZoneMask;
+        return near != 0 ? near : replicas;
     }
 
     /** Position index of a node id, or -1 when the node is not part of this endpoint. */

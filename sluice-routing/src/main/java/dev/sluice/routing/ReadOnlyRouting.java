@@ -83,7 +83,8 @@ final class ReadOnlyRouting {
                 candidates |= 1L << p;
             }
         }
-        int p = view.roundRobin().pick(ids, candidates, session, dev.sluice.routing.balance.ActiveRequests.NONE);
+        int p = view.roundRobin().pick(ids, view.preferredZone(candidates), session,
+                dev.sluice.routing.balance.ActiveRequests.NONE);
         return p == Balancer.NO_PICK ? -1 : ids[p];
     }
 

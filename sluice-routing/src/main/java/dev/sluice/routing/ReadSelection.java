@@ -15,7 +15,8 @@ import java.util.Optional;
 /**
  * Chooses the node for a read on a read-write endpoint (BEHAVIOUR §2, §4, §5).
  *
- * <p>Candidates are the session's replicas of weight above 0 that the readable set allows, plus
+ * <p>Candidates are the session's replicas of weight above 0 that the readable set allows (only
+ * those of the preferred zone when the endpoint prefers one and any of them is a candidate), plus
  * the primary when it has a read weight. No candidate replica: the primary takes the read, whatever
  * its weight. FORCE_SLAVE: a replica, no consistency wait. Otherwise the consistency level sets a
  * required GTID position (merged with a CONSISTENT_WITH hint): the balancer picks among the
@@ -40,6 +41,7 @@ final class ReadSelection {
         if (replicas == 0) {
             return RouteDecision.primary(RouteReason.FALLBACK_NO_REPLICA);
         }
+        replicas = view.preferredZone(replicas);
         Balancer balancer = view.balancer();
         if (s.hint() == Hint.FORCE_SLAVE) {
             return decide(ids, balancer.pick(ids, replicas, session, load), view, RouteReason.HINT);

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The settings of one endpoint (BEHAVIOUR §1–§8, the {@code endpoints:} entries of the configuration).
@@ -27,12 +28,14 @@ import java.util.Objects;
  * @param connectionPool        backend connection reuse
  * @param allow                 client address CIDRs (carried for the server; not interpreted here)
  * @param maxConnections        client connections accepted at once
+ * @param preferredZone         reads go to readable replicas of this zone, and to the others only
+ *                              when none is readable (BEHAVIOUR §2, nearest zone); empty: no preference
  */
 public record EndpointPolicy(String name, EndpointMode mode, List<String> nodes, ReadWeights weights,
                              BalancerKind balancer, ConsistencyLevel consistency, Duration consistencyTimeout,
                              TimeoutAction timeoutAction, Duration maxReplicationLag, int minReservedNodes,
                              boolean transactionSplitting, ConnectionPoolMode connectionPool, List<String> allow,
-                             int maxConnections) {
+                             int maxConnections, Optional<String> preferredZone) {
 
     /** BEHAVIOUR §5 default read consistency timeout. */
     public static final Duration DEFAULT_CONSISTENCY_TIMEOUT = Duration.ofMillis(10);
@@ -53,6 +56,17 @@ public record EndpointPolicy(String name, EndpointMode mode, List<String> nodes,
         Objects.requireNonNull(maxReplicationLag, "maxReplicationLag");
         Objects.requireNonNull(connectionPool, "connectionPool");
         allow = List.copyOf(allow);
+        Objects.requireNonNull(preferredZone, "preferredZone");
+    }
+
+    /** An endpoint without a zone preference. */
+    public EndpointPolicy(String name, EndpointMode mode, List<String> nodes, ReadWeights weights,
+                          BalancerKind balancer, ConsistencyLevel consistency, Duration consistencyTimeout,
+                          TimeoutAction timeoutAction, Duration maxReplicationLag, int minReservedNodes,
+                          boolean transactionSplitting, ConnectionPoolMode connectionPool, List<String> allow,
+                          int maxConnections) {
+        this(name, mode, nodes, weights, balancer, consistency, consistencyTimeout, timeoutAction, maxReplicationLag,
+                minReservedNodes, transactionSplitting, connectionPool, allow, maxConnections, Optional.empty());
     }
 
     /** A read-write endpoint over every node with every setting at its default (BEHAVIOUR §1–§8). */
@@ -88,78 +102,84 @@ public record EndpointPolicy(String name, EndpointMode mode, List<String> nodes,
     public EndpointPolicy withMode(EndpointMode value) {
         return new EndpointPolicy(name, value, nodes, weights, balancer, consistency, consistencyTimeout,
                 timeoutAction, maxReplicationLag, minReservedNodes, transactionSplitting, connectionPool, allow,
-                maxConnections);
+                maxConnections, preferredZone);
     }
 
     public EndpointPolicy withNodes(List<String> value) {
         return new EndpointPolicy(name, mode, value, weights, balancer, consistency, consistencyTimeout,
                 timeoutAction, maxReplicationLag, minReservedNodes, transactionSplitting, connectionPool, allow,
-                maxConnections);
+                maxConnections, preferredZone);
     }
 
     public EndpointPolicy withWeights(ReadWeights value) {
         return new EndpointPolicy(name, mode, nodes, value, balancer, consistency, consistencyTimeout,
                 timeoutAction, maxReplicationLag, minReservedNodes, transactionSplitting, connectionPool, allow,
-                maxConnections);
+                maxConnections, preferredZone);
     }
 
     public EndpointPolicy withBalancer(BalancerKind value) {
         return new EndpointPolicy(name, mode, nodes, weights, value, consistency, consistencyTimeout,
                 timeoutAction, maxReplicationLag, minReservedNodes, transactionSplitting, connectionPool, allow,
-                maxConnections);
+                maxConnections, preferredZone);
     }
 
     public EndpointPolicy withConsistency(ConsistencyLevel value) {
         return new EndpointPolicy(name, mode, nodes, weights, balancer, value, consistencyTimeout,
                 timeoutAction, maxReplicationLag, minReservedNodes, transactionSplitting, connectionPool, allow,
-                maxConnections);
+                maxConnections, preferredZone);
     }
 
     public EndpointPolicy withConsistencyTimeout(Duration value) {
         return new EndpointPolicy(name, mode, nodes, weights, balancer, consistency, value,
                 timeoutAction, maxReplicationLag, minReservedNodes, transactionSplitting, connectionPool, allow,
-                maxConnections);
+                maxConnections, preferredZone);
     }
 
     public EndpointPolicy withTimeoutAction(TimeoutAction value) {
         return new EndpointPolicy(name, mode, nodes, weights, balancer, consistency, consistencyTimeout,
                 value, maxReplicationLag, minReservedNodes, transactionSplitting, connectionPool, allow,
-                maxConnections);
+                maxConnections, preferredZone);
     }
 
     public EndpointPolicy withMaxReplicationLag(Duration value) {
         return new EndpointPolicy(name, mode, nodes, weights, balancer, consistency, consistencyTimeout,
                 timeoutAction, value, minReservedNodes, transactionSplitting, connectionPool, allow,
-                maxConnections);
+                maxConnections, preferredZone);
     }
 
     public EndpointPolicy withMinReservedNodes(int value) {
         return new EndpointPolicy(name, mode, nodes, weights, balancer, consistency, consistencyTimeout,
                 timeoutAction, maxReplicationLag, value, transactionSplitting, connectionPool, allow,
-                maxConnections);
+                maxConnections, preferredZone);
     }
 
     public EndpointPolicy withTransactionSplitting(boolean value) {
         return new EndpointPolicy(name, mode, nodes, weights, balancer, consistency, consistencyTimeout,
                 timeoutAction, maxReplicationLag, minReservedNodes, value, connectionPool, allow,
-                maxConnections);
+                maxConnections, preferredZone);
     }
 
     public EndpointPolicy withConnectionPool(ConnectionPoolMode value) {
         return new EndpointPolicy(name, mode, nodes, weights, balancer, consistency, consistencyTimeout,
                 timeoutAction, maxReplicationLag, minReservedNodes, transactionSplitting, value, allow,
-                maxConnections);
+                maxConnections, preferredZone);
     }
 
     public EndpointPolicy withAllow(List<String> value) {
         return new EndpointPolicy(name, mode, nodes, weights, balancer, consistency, consistencyTimeout,
                 timeoutAction, maxReplicationLag, minReservedNodes, transactionSplitting, connectionPool, value,
-                maxConnections);
+                maxConnections, preferredZone);
     }
 
     public EndpointPolicy withMaxConnections(int value) {
         return new EndpointPolicy(name, mode, nodes, weights, balancer, consistency, consistencyTimeout,
                 timeoutAction, maxReplicationLag, minReservedNodes, transactionSplitting, connectionPool, allow,
-                value);
+                value, preferredZone);
+    }
+
+    public EndpointPolicy withPreferredZone(Optional<String> value) {
+        return new EndpointPolicy(name, mode, nodes, weights, balancer, consistency, consistencyTimeout,
+                timeoutAction, maxReplicationLag, minReservedNodes, transactionSplitting, connectionPool, allow,
+                maxConnections, value);
     }
 }

@@ -63,7 +63,7 @@ public final class LiveProxyControl implements ProxyControl {
         EndpointRuntime endpoint = runtime.endpoint(name)
                 .orElseThrow(() -> new AdminException(AdminException.NOT_FOUND, "no endpoint '" + name + "'"));
         EndpointConfig changed = validated(() -> checked(EndpointSettings.modified(endpoint.config(), changes,
-                runtime.config().nodes())));
+                runtime.config().nodes(), runtime.config().zone())));
         if (!changed.listen().equals(endpoint.config().listen())) {
             throw new AdminException(AdminException.BAD_REQUEST, "listen: an endpoint's address cannot change while "
                     + "it runs; add a new endpoint and remove this one");
@@ -84,7 +84,7 @@ public final class LiveProxyControl implements ProxyControl {
             throw new AdminException(AdminException.CONFLICT, "endpoint '" + name + "' already exists");
         }
         EndpointConfig config = validated(() -> checked(ConfigLoader.endpoint(definition, "endpoint " + name,
-                runtime.config().nodes())));
+                runtime.config().nodes(), runtime.config().zone())));
         try {
             lifecycle.start(config);
         } catch (RuntimeException e) {
@@ -212,8 +212,7 @@ public final class LiveProxyControl implements ProxyControl {
     }
 
     private static SluiceConfig with(SluiceConfig c, List<NodeConfig> nodes, List<EndpointConfig> endpoints) {
-        return new SluiceConfig(c.monitor(), List.copyOf(nodes), List.copyOf(endpoints), c.admin(), c.users(),
-                c.limits());
+        return c.with(List.copyOf(nodes), List.copyOf(endpoints));
     }
 
     /**

@@ -36,7 +36,8 @@ public final class ConfigLoader {
     static final int MAX_WEIGHT = 10_000;
     private static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
 
-    private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits", "tls"};
+    private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits", "tls",
+        "zone"};
     /** Where the generated self-signed pair goes by default, in the configuration file's directory. */
     public static final String STATE_DIRECTORY = ".sluice";
     private static final long MAX_SESSION_MEMORY = 1L << 40;
@@ -79,8 +80,9 @@ public final class ConfigLoader {
         List<NodeConfig> nodes = nodes(top);
         LimitsConfig limits = limits(top.sectionOrEmpty("limits"));
         List<EndpointConfig> endpoints = new ArrayList<>();
+        Optional<String> zone = top.text("zone");
         for (YamlSection e : top.sectionList("endpoints")) {
-            endpoints.add(endpoint(e, nodes));
+            endpoints.add(endpoint(e, nodes, zone));
         }
         if (endpoints.isEmpty()) {
             throw new ConfigException("endpoints: at least one endpoint is required");
@@ -101,7 +103,7 @@ public final class ConfigLoader {
             u.rejectUnknownKeys();
         }
         TlsConfig tls = tls(top.sectionOrEmpty("tls"));
-        return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits, tls);
+        return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits, tls, zone);
     }
 
     private static TlsConfig tls(YamlSection s) {
@@ -190,10 +192,15 @@ public final class ConfigLoader {
      * a changed endpoint exactly as the file would be.
      */
     public static EndpointConfig endpoint(JsonNode json, String path, List<NodeConfig> nodes) {
-        return endpoint(new YamlSection(path, json), nodes);
+        return endpoint(json, path, nodes, Optional.empty());
     }
 
-    private static EndpointConfig endpoint(YamlSection e, List<NodeConfig> nodes) {
+    /** The same, for a Sluice in {@code zone} (the top-level {@code zone:}, which {@code prefer-same-zone} needs). */
+    public static EndpointConfig endpoint(JsonNode json, String path, List<NodeConfig> nodes, Optional<String> zone) {
+        return endpoint(new YamlSection(path, json), nodes, zone);
+    }
+
+    private static EndpointConfig endpoint(YamlSection e, List<NodeConfig> nodes, Optional<String> zone) {
         String name = e.requiredText("name");
         HostPort listen = ConfigValues.hostPort(e.path() + ".listen", e.requiredText("listen"));
         EndpointMode mode = e.named("mode", EndpointMode.READ_WRITE, EndpointMode.class);
@@ -227,7 +234,8 @@ public final class ConfigLoader {
                 e.bool("transaction-splitting", false),
                 e.named("connection-pool", ConnectionPoolMode.NONE, ConnectionPoolMode.class),
                 allow,
-                e.integer("max-connections", EndpointPolicy.DEFAULT_MAX_CONNECTIONS, 1, 1_000_000));
+                e.integer("max-connections", EndpointPolicy.DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
+                preferredZone(e, zone));
         boolean requireTls = e.bool("require-tls", false);
         PoolSettings pool = new PoolSettings(
                 e.integer("pool-max-connections", PoolSettings.DEFAULTS.maxConnectionsPerNode(), 1, 100_000),
@@ -264,6 +272,18 @@ public final class ConfigLoader {
             out.put(entry.getKey(), v.asInt());
         }
         return new ReadWeights.Custom(out);
+    }
+
+    /** {@code prefer-same-zone: true} reads in Sluice's own zone, which must then be configured. */
+    private static Optional<String> preferredZone(YamlSection e, Optional<String> zone) {
+        if (!e.bool("prefer-same-zone", false)) {
+            return Optional.empty();
+        }
+        if (zone.isEmpty()) {
+            throw new ConfigException(e.path() + ".prefer-same-zone: Sluice's own zone is not set; add "
+                    + "zone: NAME at the top of the configuration (the zone of the machine Sluice runs on)");
+        }
+        return zone;
     }
 
     private static AdminConfig admin(YamlSection s, SecretResolver secrets) {

@@ -71,6 +71,7 @@ public final class ConfigWriter {
     /** The configuration as the YAML text {@link #write} puts in the file. */
     public static String toYaml(SluiceConfig config) {
         ObjectNode root = JSON.objectNode();
+        config.zone().ifPresent(z -> root.put("zone", z));
         root.set("monitor", monitor(config.monitor()));
         ArrayNode nodes = root.putArray("nodes");
         for (NodeConfig n : config.nodes()) {

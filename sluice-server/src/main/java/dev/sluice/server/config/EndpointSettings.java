@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * An endpoint written back in its configuration form (kebab-case keys, {@code 10ms} durations):
@@ -60,6 +61,9 @@ public final class EndpointSettings {
         if (e.requireTls()) {
             o.put("require-tls", true);
         }
+        if (p.preferredZone().isPresent()) {
+            o.put("prefer-same-zone", true);
+        }
         return o;
     }
 
@@ -70,6 +74,12 @@ public final class EndpointSettings {
      * {@code weights: auto}, the others keep the weight {@code auto} gave them.
      */
     public static EndpointConfig modified(EndpointConfig current, JsonNode changes, List<NodeConfig> nodes) {
+        return modified(current, changes, nodes, Optional.empty());
+    }
+
+    /** The same, for a Sluice in {@code zone} (which {@code prefer-same-zone} needs). */
+    public static EndpointConfig modified(EndpointConfig current, JsonNode changes, List<NodeConfig> nodes,
+            Optional<String> zone) {
         if (changes == null || !changes.isObject()) {
             throw new ConfigException("the change must be a JSON object of settings, e.g. {\"weights\": {\"ro1\": 0}}");
         }
@@ -94,7 +104,7 @@ public final class EndpointSettings {
             oneWeight.forEach(weights::set);
             merged.set("weights", weights);
         }
-        return ConfigLoader.endpoint(merged, current.name(), nodes);
+        return ConfigLoader.endpoint(merged, current.name(), nodes, zone);
     }
 
     private static final String WEIGHT_OF = "weights.";

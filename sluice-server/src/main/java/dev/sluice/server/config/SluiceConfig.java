@@ -3,9 +3,19 @@ package dev.sluice.server.config;
 import java.util.List;
 import java.util.Optional;
 
-/** The whole configuration file. */
+/**
+ * The whole configuration file.
+ *
+ * @param zone the zone Sluice itself runs in (top-level {@code zone:}), for endpoints that prefer it
+ */
 public record SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
-        AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls) {
+        AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls, Optional<String> zone) {
+
+    /** A configuration with no zone of its own. */
+    public SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
+            AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls) {
+        this(monitor, nodes, endpoints, admin, users, limits, tls, Optional.empty());
+    }
 
     /** A configuration with the default {@code tls:} section. */
     public SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
@@ -15,7 +25,7 @@ public record SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<E
 
     /** The same configuration with other nodes and endpoints (what the admin API changes). */
     public SluiceConfig with(List<NodeConfig> newNodes, List<EndpointConfig> newEndpoints) {
-        return new SluiceConfig(monitor, newNodes, newEndpoints, admin, users, limits, tls);
+        return new SluiceConfig(monitor, newNodes, newEndpoints, admin, users, limits, tls, zone);
     }
 
     public Optional<NodeConfig> node(String name) {

@@ -1,14 +1,15 @@
 package dev.sluice.server.frontend;
 
-import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.response.ErrorCodes;
-import dev.sluice.routing.RouteDecision;
-import dev.sluice.routing.Router;
+import dev.sluice.routing.EndpointView;
+import dev.sluice.routing.session.RoutingSession;
 import dev.sluice.routing.topology.Node;
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.backend.BackendException;
 import dev.sluice.server.pool.PoolWaitTimeoutException;
+import dev.sluice.server.runtime.NodeDirectory;
 import dev.sluice.server.runtime.NodeRef;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,40 +22,49 @@ import org.slf4j.LoggerFactory;
 final class BackendFailures {
     private static final Logger LOG = LoggerFactory.getLogger(BackendFailures.class);
 
-    private final ClientSession session;
+    private final long connectionId;
     private final ReadRetries retries;
+    private final SessionBackends backends;
+    private final RoutingSession routing;
+    private final ClientStatus status;
+    private final Supplier<EndpointView> view;
+    private final NodeDirectory nodes;
 
-    BackendFailures(ClientSession session, ReadRetries retries) {
-        this.session = session;
+    BackendFailures(long connectionId, ReadRetries retries, SessionBackends backends, RoutingSession routing,
+            ClientStatus status, Supplier<EndpointView> view, NodeDirectory nodes) {
+        this.connectionId = connectionId;
         this.retries = retries;
+        this.backends = backends;
+        this.routing = routing;
+        this.status = status;
+        this.view = view;
+        this.nodes = nodes;
     }
 
-    /** The backend running the current command failed, {@code bytesForwarded} of its answer sent. */
-    void duringCommand(BackendConnection backend, Throwable cause, long bytesForwarded) {
-        if (session.isClosed()) {
-            return;
-        }
-        session.backends().remove(backend);
-        CommandListener done = session.endRequest();
-        boolean midResponse = bytesForwarded > 0 || session.streamsUploadTo(backend);
+    /**
+     * The backend running {@code command} failed, its request already ended; {@code midResponse}
+     * when bytes of its answer reached the client or the client's upload went to it.
+     */
+    void duringCommand(CurrentCommand command, BackendConnection backend, Throwable cause, boolean midResponse,
+            CommandListener listener) {
         ReadRetry again = midResponse ? null : retries.takeIfRanOn(backend.nodeId());
         if (again != null) {
-            session.commandDone();
-            session.proxy().suspect(backend.nodeId(), cause.getMessage());
-            done.onFailure(backend, cause);
-            retryRead(again);
+            command.done();
+            nodes.suspect(backend.nodeId(), cause.getMessage());
+            listener.onFailure(backend, cause);
+            again.retry();
             return;
         }
         retries.release();
-        if (midResponse || (session.routing().inTransaction() && isPrimary(backend.nodeId()))) {
-            LOG.info("session {}: backend {} failed {}; closing the client connection", session.connectionId(),
+        if (midResponse || (routing.inTransaction() && isPrimary(backend.nodeId()))) {
+            LOG.info("session {}: backend {} failed {}; closing the client connection", connectionId,
                     backend.nodeName(), midResponse ? "mid-response" : "inside a transaction");
-            session.close();
+            command.closeSession();
             return;
         }
-        session.commandDone();
-        done.onFailure(backend, cause);
-        session.commandFailed(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_GENERAL, "Lost connection to backend '"
+        command.done();
+        listener.onFailure(backend, cause);
+        command.failed(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_GENERAL, "Lost connection to backend '"
                 + backend.nodeName() + "' during query; the statement may or may not have run. Retry it");
     }
 
@@ -66,15 +76,14 @@ final class BackendFailures {
      * An open transaction went with it too: going on with a new connection would commit the rest
      * of it as if it were whole, so the client loses its connection, as it would going direct.
      */
-    void betweenCommands(BackendConnection backend) {
-        if (session.isClosed()) {
+    void betweenCommands(CurrentCommand command, BackendConnection backend) {
+        if (command.sessionClosed()) {
             return;
         }
-        if (isPrimary(backend.nodeId()) && (session.routing().inTransaction()
-                || ServerStatus.has(session.serverStatus(), ServerStatus.IN_TRANS))) {
+        if (isPrimary(backend.nodeId()) && (routing.inTransaction() || status.inTransaction())) {
             LOG.info("session {}: backend {} closed inside a transaction; closing the client connection",
-                    session.connectionId(), backend.nodeName());
-            session.close();
+                    connectionId, backend.nodeName());
+            command.closeSession();
         }
     }
 
@@ -83,58 +92,45 @@ final class BackendFailures {
      * the session's later reads go to the nodes whose state still matches.
      */
     void failedSessionCommand(BackendConnection backend) {
-        session.backends().remove(backend);
+        backends.remove(backend);
         if (!isPrimary(backend.nodeId())) {
-            session.routing().leave(backend.nodeId());
-            LOG.debug("session {}: node {} failed a session command and left the session", session.connectionId(),
+            routing.leave(backend.nodeId());
+            LOG.debug("session {}: node {} failed a session command and left the session", connectionId,
                     backend.nodeName());
         }
     }
 
-    /** A connection to {@code node} could not be opened for the current command. */
-    void couldNotOpen(NodeRef node, Throwable cause) {
+    /** A connection to {@code node} could not be opened for {@code command}. */
+    void couldNotOpen(CurrentCommand command, NodeRef node, Throwable cause) {
         ReadRetry again = retries.takeIfRanOn(node.id());
         if (again != null) {
             // A read's replica could not be opened (down, or it refused the session's state): the
             // read goes elsewhere and the client sees no error.
-            session.commandDone();
+            command.done();
             if (cause instanceof BackendException be && be.serverError().isPresent()) {
-                session.routing().leave(node.id());
+                routing.leave(node.id());
             } else if (!(cause instanceof PoolWaitTimeoutException)) {
-                session.proxy().suspect(node.id(), String.valueOf(cause.getMessage()));
+                nodes.suspect(node.id(), String.valueOf(cause.getMessage()));
             }
-            retryRead(again);
+            again.retry();
             return;
         }
         if (cause instanceof BackendException be && be.serverError().isPresent()) {
             BackendException.ServerError e = be.serverError().get();
-            session.commandFailed(e.code(), e.sqlState(), e.message());
+            command.failed(e.code(), e.sqlState(), e.message());
         } else {
             // The node cannot be reached (a write to a primary that just died): new sessions and
             // reads stop counting on it now, not at the monitor's next check, which runs at once.
             // A node whose pool is merely full is not down.
             if (!(cause instanceof PoolWaitTimeoutException)) {
-                session.proxy().suspect(node.id(), String.valueOf(cause.getMessage()));
+                nodes.suspect(node.id(), String.valueOf(cause.getMessage()));
             }
-            session.commandFailed(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL, "backend '" + node.name()
+            command.failed(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL, "backend '" + node.name()
                     + "' is unavailable: " + cause.getMessage());
         }
     }
 
-    /** Routes a failed read again, now that its replica is known to be down. */
-    private void retryRead(ReadRetry r) {
-        if (r.resend() != null) {
-            r.resend().accept(r.command().frame());
-            return;
-        }
-        RoutedCommand read = r.command();
-        RouteDecision d = Router.route(read.statement(), session.routing(), session.endpoint().view(),
-                session.endpoint());
-        LOG.debug("session {}: read failed on node {}, routed again: {}", session.connectionId(), r.nodeId(), d);
-        session.executor().run(read.routedAs(d));
-    }
-
     private boolean isPrimary(int nodeId) {
-        return session.endpoint().view().topology().primary().map(Node::id).orElse(-1) == nodeId;
+        return view.get().topology().primary().map(Node::id).orElse(-1) == nodeId;
     }
 }

@@ -7,14 +7,20 @@ import dev.sluice.protocol.handshake.AuthSwitchRequest;
 import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.server.auth.AuthOutcome;
+import dev.sluice.server.auth.Authenticator;
+import dev.sluice.server.auth.LoginThrottle;
 import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.backend.BackendException;
 import dev.sluice.server.backend.LoginRequest;
 import dev.sluice.server.runtime.NodeRef;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoop;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * COM_CHANGE_USER, answered by Sluice: the new user is checked against Sluice's scramble like a
@@ -22,24 +28,55 @@ import java.util.Optional;
  * backend is opened as the new user (so a refused database is reported now, as the server would).
  */
 final class ChangeUser {
-    private final ClientSession session;
+    private final CurrentCommand command;
+    private final LocalAnswers answers;
+    private final ClientReplies replies;
+    private final SessionLogin login;
+    private final SessionRestart restart;
+    private final Authenticator authenticator;
+    private final Supplier<LoginThrottle> logins;
+    private final BackendConnector connector;
+    private final EventLoop loop;
+    private final BooleanSupplier secure;
+    private final Supplier<Optional<NodeRef>> firstNode;
+    private final String endpointName;
     private String user;
     private Optional<String> database = Optional.empty();
     private int collation;
     private Map<String, String> attributes = Map.of();
 
-    ChangeUser(ClientSession session) {
-        this.session = session;
+    /**
+     * @param logins the failed-login counts that may block the new account
+     * @param secure whether the client came over TLS (for accounts that REQUIRE SSL)
+     * @param firstNode where the session's first backend goes, which checks the new user's login
+     */
+    ChangeUser(CurrentCommand command, LocalAnswers answers, ClientReplies replies, SessionLogin login,
+            SessionRestart restart, Authenticator authenticator, Supplier<LoginThrottle> logins,
+            BackendConnector connector, EventLoop loop, BooleanSupplier secure, Supplier<Optional<NodeRef>> firstNode,
+            String endpointName) {
+        this.command = command;
+        this.answers = answers;
+        this.replies = replies;
+        this.login = login;
+        this.restart = restart;
+        this.authenticator = authenticator;
+        this.logins = logins;
+        this.connector = connector;
+        this.loop = loop;
+        this.secure = secure;
+        this.firstNode = firstNode;
+        this.endpointName = endpointName;
     }
 
-    void start(ByteBuf frame) {
-        session.holdCommand();
+    void start(CommandFrame f) {
+        command.hold();
+        ByteBuf frame = f.bytes();
         String plugin;
         byte[] answer;
         try {
             ByteBuf p = frame.slice(frame.readerIndex() + Packets.HEADER_SIZE + 1,
                     Packets.payloadLength(frame, frame.readerIndex()) - 1);
-            long caps = session.identity().capabilities();
+            long caps = login.identity().capabilities();
             user = Fields.readNulString(p, StandardCharsets.UTF_8, "user");
             if (Capabilities.has(caps, Capabilities.CLIENT_SECURE_CONNECTION)) {
                 answer = Fields.readFixed(p, Fields.readInt1(p, "auth length"), "auth response");
@@ -48,69 +85,68 @@ final class ChangeUser {
             }
             String db = p.isReadable() ? Fields.readNulString(p, StandardCharsets.UTF_8, "database") : "";
             database = db.isEmpty() ? Optional.empty() : Optional.of(db);
-            collation = p.readableBytes() >= 2 ? Fields.readInt2(p, "charset") : session.identity().collation();
+            collation = p.readableBytes() >= 2 ? Fields.readInt2(p, "charset") : login.identity().collation();
             plugin = Capabilities.has(caps, Capabilities.CLIENT_PLUGIN_AUTH) && p.isReadable()
                     ? Fields.readNulString(p, StandardCharsets.UTF_8, "plugin") : "mysql_native_password";
-            attributes = session.identity().connectAttributes();
+            attributes = login.identity().connectAttributes();
         } catch (MalformedPacketException e) {
-            frame.release();
-            session.failAndClose(ErrorCodes.ER_HANDSHAKE_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
+            f.release();
+            command.failAndClose(ErrorCodes.ER_HANDSHAKE_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
                     "malformed COM_CHANGE_USER: " + e.getMessage());
             return;
         }
-        frame.release();
-        String host = session.identity().clientHost();
-        Optional<String> blocked = FailedLogins.accountRefusal(session.proxy().clientSecurity().logins(), host, user);
+        f.release();
+        String host = login.identity().clientHost();
+        Optional<String> blocked = FailedLogins.accountRefusal(logins.get(), host, user);
         if (blocked.isPresent()) {
-            session.commandFailed(ErrorCodes.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL, blocked.get());
+            command.failed(ErrorCodes.ER_HOST_IS_BLOCKED, ErrorCodes.SQLSTATE_GENERAL, blocked.get());
             return;
         }
         check(plugin, answer, true);
     }
 
     private void check(String plugin, byte[] answer, boolean mayReload) {
-        String host = session.identity().clientHost();
+        String host = login.identity().clientHost();
         // TLS counts for accounts that REQUIRE SSL; full authentication is for the login only.
-        boolean secure = session.client().pipeline().get(io.netty.handler.ssl.SslHandler.class) != null;
-        AuthOutcome outcome = session.proxy().authenticator().check(user, host, plugin, session.scramble(), answer,
-                secure, false);
+        AuthOutcome outcome = authenticator.check(user, host, plugin, login.scramble(), answer,
+                secure.getAsBoolean(), false);
         if (outcome instanceof AuthOutcome.SwitchPlugin sw) {
-            ByteBuf out = session.client().alloc().buffer();
+            ByteBuf out = replies.alloc().buffer();
             int start = Packets.beginPacket(out);
-            AuthSwitchRequest.withSeed(sw.plugin(), session.scramble()).encode(out);
-            Packets.endPacket(out, start, session.replies().sequence());
-            session.onNextFrame(next -> {
+            AuthSwitchRequest.withSeed(sw.plugin(), login.scramble()).encode(out);
+            Packets.endPacket(out, start, replies.sequence());
+            command.takeNextFrame(next -> {
                 byte[] again = new byte[Packets.payloadLength(next, next.readerIndex())];
                 next.getBytes(next.readerIndex() + Packets.HEADER_SIZE, again);
                 next.release();
                 check(sw.plugin(), again, mayReload);
             });
-            session.client().writeAndFlush(out, session.client().voidPromise());
+            replies.send(out);
             return;
         }
-        if (mayReload && AccountRecheck.needed(outcome, session.proxy().authenticator().accounts())) {
-            session.proxy().authenticator().accounts().refreshed().whenComplete((v, e) ->
-                    session.client().eventLoop().execute(() -> check(plugin, answer, false)));
+        if (mayReload && AccountRecheck.needed(outcome, authenticator.accounts())) {
+            authenticator.accounts().refreshed().whenComplete((v, e) ->
+                    loop.execute(() -> check(plugin, answer, false)));
             return;
         }
         if (outcome instanceof AuthOutcome.Denied denied) {
             if (denied.reason().isGuess()) {
-                FailedLogins.count(session.proxy().clientSecurity().logins(), host, user);
+                FailedLogins.count(logins.get(), host, user);
             }
-            session.commandFailed(ErrorCodes.ER_ACCESS_DENIED_ERROR, ErrorCodes.SQLSTATE_ACCESS_DENIED,
+            command.failed(ErrorCodes.ER_ACCESS_DENIED_ERROR, ErrorCodes.SQLSTATE_ACCESS_DENIED,
                     "Access denied for user '" + user + "'@'" + host + "' (using password: "
                             + (answer.length > 0 ? "YES" : "NO") + ")");
             return;
         }
         AuthOutcome.Accepted ok = (AuthOutcome.Accepted) outcome;
-        ClientIdentity old = session.identity();
+        ClientIdentity old = login.identity();
         ClientIdentity next = new ClientIdentity(user, ok.credential(), host, old.capabilities(), collation,
                 old.maxPacketSize(), attributes);
         Optional<String> nextDatabase = database;
-        var first = session.firstNode();
+        var first = firstNode.get();
         if (first.isEmpty()) {
-            session.commandFailed(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
-                    "no backend available for endpoint '" + session.endpoint().name() + "'");
+            command.failed(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
+                    "no backend available for endpoint '" + endpointName + "'");
             return;
         }
         NodeRef node = first.get();
@@ -118,9 +154,9 @@ final class ChangeUser {
                 next.collation(), next.maxPacketSize(), next.connectAttributes());
         // Log in as the new user first; the session changes only once a backend has accepted it. A
         // refused change (e.g. no access to the database) leaves the old user in place, as the server does.
-        session.proxy().connector().connect(session.client().eventLoop(), node.name(), node.id(), node.address(), login)
+        connector.connect(loop, node.name(), node.id(), node.address(), login)
                 .addListener(f -> {
-                    if (session.isClosed()) {
+                    if (command.sessionClosed()) {
                         if (f.isSuccess()) {
                             ((BackendConnection) f.getNow()).close();
                         }
@@ -129,21 +165,17 @@ final class ChangeUser {
                     if (!f.isSuccess()) {
                         if (f.cause() instanceof BackendException be && be.serverError().isPresent()) {
                             BackendException.ServerError e = be.serverError().get();
-                            session.commandFailed(e.code(), e.sqlState(), e.message());
+                            command.failed(e.code(), e.sqlState(), e.message());
                         } else {
-                            session.commandFailed(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
+                            command.failed(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
                                     "backend '" + node.name() + "' is unavailable: " + f.cause().getMessage());
                         }
                         return;
                     }
-                    session.backends().closeAll(false);
-                    session.statements().clear();
-                    session.identity(next, nextDatabase);
-                    session.resetRoutingState();
-                    session.backends().adopt((BackendConnection) f.getNow());
-                    session.commandDone();
-                    session.replyOk();
-                    session.resume();
+                    restart.asUser(next, nextDatabase, (BackendConnection) f.getNow());
+                    command.done();
+                    answers.ok();
+                    command.resume();
                 });
     }
 }

@@ -7,6 +7,8 @@ import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.backend.ResponseSink;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * Streams a backend's response to the client as it arrives: each settled byte range is written
@@ -18,27 +20,45 @@ import io.netty.channel.Channel;
  */
 final class ClientForwarder implements ResponseSink {
     private final Channel client;
-    private final ClientSession session;
+    private final LongSupplier capabilities;
+    private final Runnable answerStarted;
     private ResponseListener listener = ResponseListener.NONE;
     private long bytesForwarded;
     private BackendConnection source;
+    private BiConsumer<BackendConnection, ResponseTracker> completed;
+    private Failed failed;
+    private Leg leg;
 
-    ClientForwarder(Channel client, ClientSession session) {
-        this.client = client;
-        this.session = session;
+    /** Where the end of a forwarded answer goes when its backend failed, {@code bytesForwarded} sent. */
+    @FunctionalInterface
+    interface Failed {
+        void failed(BackendConnection backend, Throwable cause, long bytesForwarded);
     }
 
-    private Leg leg;
+    /**
+     * @param capabilities the client's, which say whether it reads the session state of OK packets
+     * @param answerStarted told when the first byte of an answer goes to the client: a failure can
+     *     no longer be hidden from it
+     */
+    ClientForwarder(Channel client, LongSupplier capabilities, Runnable answerStarted) {
+        this.client = client;
+        this.capabilities = capabilities;
+        this.answerStarted = answerStarted;
+    }
 
     /**
      * Arms the forwarder for the next response and returns the sink to send the command with.
      * Bytes of an earlier response still arriving from a backend the session has given up on (a
      * replica it left while the answer was on its way) must not reach the client interleaved with
-     * this one: only the current leg passes anything on.
+     * this one: only the current leg passes anything on. The answer's end goes to {@code completed}
+     * or {@code failed}.
      */
-    ResponseSink begin(BackendConnection from, ResponseListener inspect) {
+    ResponseSink begin(BackendConnection from, ResponseListener inspect,
+            BiConsumer<BackendConnection, ResponseTracker> completed, Failed failed) {
         this.source = from;
         this.listener = inspect;
+        this.completed = completed;
+        this.failed = failed;
         this.bytesForwarded = 0;
         this.leg = new Leg();
         return leg;
@@ -92,7 +112,7 @@ final class ClientForwarder implements ResponseSink {
 
         @Override
         public boolean stripsSessionState() {
-            return !Capabilities.has(session.identity().capabilities(), Capabilities.CLIENT_SESSION_TRACK);
+            return !Capabilities.has(capabilities.getAsLong(), Capabilities.CLIENT_SESSION_TRACK);
         }
     }
 
@@ -112,7 +132,7 @@ final class ClientForwarder implements ResponseSink {
     @Override
     public void onBytes(ByteBuf bytes) {
         if (bytesForwarded == 0) {
-            session.answerStarted();
+            answerStarted.run();
         }
         bytesForwarded += bytes.readableBytes();
         client.write(bytes, client.voidPromise());
@@ -129,13 +149,13 @@ final class ClientForwarder implements ResponseSink {
     @Override
     public void onComplete(BackendConnection backend, ResponseTracker tracker) {
         client.flush();
-        session.onResponseComplete(backend, tracker);
+        completed.accept(backend, tracker);
     }
 
     @Override
     public void onFailure(BackendConnection backend, Throwable cause) {
         client.flush();
-        session.onBackendFailure(backend, cause, bytesForwarded);
+        failed.failed(backend, cause, bytesForwarded);
     }
 
     /** The client drained its buffer: read from the backend again. */

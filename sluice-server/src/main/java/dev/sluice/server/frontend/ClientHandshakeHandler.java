@@ -10,15 +10,9 @@ import dev.sluice.protocol.handshake.HandshakeV10;
 import dev.sluice.protocol.handshake.SslRequest;
 import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.response.ErrorCodes;
-import dev.sluice.routing.RouteDecision;
 import dev.sluice.routing.RouteError;
-import dev.sluice.routing.Router;
 import dev.sluice.server.auth.AuthOutcome;
 import dev.sluice.server.auth.Authenticator;
-import dev.sluice.server.backend.BackendConnection;
-import dev.sluice.server.backend.BackendException;
-import dev.sluice.server.pool.PoolWaitTimeoutException;
-import dev.sluice.server.backend.LoginRequest;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
 import dev.sluice.server.runtime.ProxyRuntime;
@@ -122,12 +116,27 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
         long ms = proxy.config().limits().handshakeTimeout().toMillis();
         timeout = ctx.executor().schedule(() -> {
             if (!done) {
-                LOG.debug("client {} did not log in within {} ms", ctx.channel().remoteAddress(), ms);
+                // Said at INFO with what was awaited: a login refused for slowness must be explainable
+                // from the log (a client's cold TLS start on a saturated machine looks like a hang).
+                LOG.info("client {} did not log in within {} ms: it was waiting for {}", ctx.channel().remoteAddress(),
+                        ms, waitingFor(ctx));
                 refuse(ctx, nextSequence, ErrorCodes.ER_HANDSHAKE_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
                         "Bad handshake: no login within " + ms + " ms");
             }
         }, ms, TimeUnit.MILLISECONDS);
         ctx.fireChannelActive();
+    }
+
+    /** What the login was waiting for, in words for the log. */
+    private String waitingFor(ChannelHandlerContext ctx) {
+        SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+        if (ssl != null && !ssl.handshakeFuture().isDone()) {
+            return "the client's TLS handshake";
+        }
+        return login == null ? "the client's login" + (secure ? " after TLS" : "")
+                : awaitingSwitchAnswer ? "the client's answer to the authentication switch (" + switchedPlugin + ")"
+                : awaitingClearPassword ? "the client's password"
+                : busy ? "the accounts to be read again from the primary" : "the client";
     }
 
     private long offeredCapabilities() {
@@ -269,7 +278,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
         if (fastAuthReply) {
             ctx.write(authMoreData(ctx, CachingSha2Password.FAST_AUTH_SUCCESS));
         }
-        openFirstBackend(ctx, ok, host);
+        startSession(ctx, ok, host);
     }
 
     /** A caching_sha2_password status packet, in the form this client reads (see {@link AuthMoreDataForm}). */
@@ -281,7 +290,7 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
         return out;
     }
 
-    private void openFirstBackend(ChannelHandlerContext ctx, AuthOutcome.Accepted ok, String host) {
+    private void startSession(ChannelHandlerContext ctx, AuthOutcome.Accepted ok, String host) {
         // The client has done its part: the handshake timeout guards against clients that are slow
         // to log in, not against Sluice's own wait for a backend, which the connector's timeouts and
         // the pool's wait timeout bound. A stampede of logins on a transaction pool waits there.
@@ -293,12 +302,9 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
         ClientSession session = new ClientSession(ctx.channel(), proxy, endpoint, connectionId, scramble, identity,
                 login.database().filter(d -> !d.isEmpty()));
         if (endpoint.config().isReadOnly()) {
-            RouteDecision mapped = Router.connect(session.routing(), endpoint.view());
-            if (mapped instanceof RouteDecision.ToReplica replica) {
-                session.routing().assignConnectionReplica(replica.nodeId());
-            } else {
-                RouteError e = mapped instanceof RouteDecision.Reject r ? r.error()
-                        : RouteError.noReplica(endpoint.name());
+            Optional<RouteError> noReplica = session.takeConnectionReplica();
+            if (noReplica.isPresent()) {
+                RouteError e = noReplica.get();
                 refuse(ctx, nextSequence, e.errorCode(), e.sqlState(), e.message());
                 return;
             }
@@ -309,68 +315,28 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                     "no backend available for endpoint '" + endpoint.name() + "'");
             return;
         }
-        if (session.backends().loginVouchedFor(target.get())) {
+        if (session.loginVouchedFor(target.get())) {
             // The pool's node accepted this very login a moment ago: the first statement opens
             // (or takes) the connection it needs.
             loggedIn(ctx, session);
             return;
         }
-        openFirstBackend(ctx, session, target.get(), nextSequence, true, true);
-    }
-
-    /**
-     * Opens the session's first backend connection and completes the login. When that node cannot
-     * be reached (the primary just died and the monitor has not seen it yet), a read-write session
-     * is not refused: the node is reported to the monitor, which takes it out at once, and the
-     * session starts on the node chosen next — a readable replica — so reads keep working (BEHAVIOUR §4).
-     *
-     * <p>Before that, a connection the kernel failed at once (refused or reset while connecting,
-     * which epoll reports as NotYetConnectedException) is tried once more on the same node: under
-     * heavy connection churn a loopback connect can fail so, transiently (seen by the network fuzz
-     * test), and the client would otherwise be refused for nothing. A timeout or a server's refusal
-     * is not retried.
-     */
-    private void openFirstBackend(ChannelHandlerContext ctx, ClientSession session, NodeRef first, int nextSequence,
-            boolean mayTryAnother, boolean mayRetrySame) {
         busy = true;
-        // Through the session, so that a pooled connection is used when the endpoint has a pool.
-        session.backends().open(first)
-                .addListener(f -> {
-                    if (!f.isSuccess() && mayRetrySame && ctx.channel().isActive()
-                            && failedWhileConnecting(f.cause())) {
-                        openFirstBackend(ctx, session, first, nextSequence, mayTryAnother, false);
-                        return;
+        int sequence = nextSequence;
+        new FirstBackend(ctx.channel(), session, proxy, endpoint.config().isReadOnly(), endpoint.name(),
+                new FirstBackend.Login() {
+                    @Override
+                    public void loggedIn() {
+                        busy = false;
+                        ClientHandshakeHandler.this.loggedIn(ctx, session);
                     }
-                    busy = false;
-                    if (!ctx.channel().isActive()) {
-                        session.backends().closeAll(false);
-                        return;
+
+                    @Override
+                    public void refused(int code, String sqlState, String message) {
+                        busy = false;
+                        refuse(ctx, sequence, code, sqlState, message);
                     }
-                    if (!f.isSuccess()) {
-                        Throwable cause = f.cause();
-                        boolean serverRefused = cause instanceof BackendException be && be.serverError().isPresent();
-                        boolean nodeBusy = cause instanceof PoolWaitTimeoutException;
-                        if (!serverRefused && !nodeBusy && mayTryAnother && !endpoint.config().isReadOnly()) {
-                            proxy.suspect(first.id(), String.valueOf(cause.getMessage()));
-                            Optional<NodeRef> next = session.firstNode();
-                            if (next.isPresent() && next.get().id() != first.id()) {
-                                openFirstBackend(ctx, session, next.get(), nextSequence, false, true);
-                                return;
-                            }
-                        }
-                        session.backends().closeAll(false);
-                        if (serverRefused) {
-                            BackendException.ServerError e = ((BackendException) cause).serverError().get();
-                            refuse(ctx, nextSequence, e.code(), e.sqlState(), e.message());
-                        } else {
-                            refuse(ctx, nextSequence, ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
-                                    "no backend available for endpoint '" + endpoint.name() + "': "
-                                            + cause.getMessage());
-                        }
-                        return;
-                    }
-                    loggedIn(ctx, session);
-                });
+                }).open(target.get());
     }
 
     private void loggedIn(ChannelHandlerContext ctx, ClientSession session) {
@@ -378,20 +344,9 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
         done = true;
         timeout.cancel(false);
         ByteBuf out = Replies.ok(ctx.alloc(), nextSequence, capabilities, ServerStatus.AUTOCOMMIT);
-        ctx.pipeline().replace(this, "session", new ClientSessionHandler(session));
+        ctx.pipeline().replace(this, "session",
+                new ClientSessionHandler(session, proxy.config().limits().idleTimeout()));
         ctx.writeAndFlush(out);
-    }
-
-    private static boolean failedWhileConnecting(Throwable cause) {
-        for (Throwable t = cause; t != null; t = t.getCause()) {
-            if (t instanceof io.netty.channel.ConnectTimeoutException) {
-                return false;
-            }
-            if (t instanceof java.nio.channels.NotYetConnectedException || t instanceof java.net.ConnectException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static String clientHost(ChannelHandlerContext ctx) {

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,17 +19,18 @@ import org.slf4j.LoggerFactory;
 final class ClientSessionHandler extends ChannelDuplexHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ClientSessionHandler.class);
     private final ClientSession session;
-    private long idleTimeoutNanos;
+    private final long idleTimeoutNanos;
     private long lastActivity;
     private ScheduledFuture<?> idleCheck;
 
-    ClientSessionHandler(ClientSession session) {
+    /** @param idleTimeout {@code limits.idle-timeout}; zero for none */
+    ClientSessionHandler(ClientSession session, Duration idleTimeout) {
         this.session = session;
+        this.idleTimeoutNanos = idleTimeout.toNanos();
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        idleTimeoutNanos = session.proxy().config().limits().idleTimeout().toNanos();
         lastActivity = System.nanoTime();
         if (idleTimeoutNanos > 0) {
             scheduleIdleCheck(ctx, idleTimeoutNanos);
@@ -48,7 +50,7 @@ final class ClientSessionHandler extends ChannelDuplexHandler {
             scheduleIdleCheck(ctx, idleTimeoutNanos - idle);
             return;
         }
-        if (commandRunning()) {
+        if (session.backendAnswering()) {
             scheduleIdleCheck(ctx, idleTimeoutNanos);
             return;
         }
@@ -57,14 +59,10 @@ final class ClientSessionHandler extends ChannelDuplexHandler {
         session.close();
     }
 
-    private boolean commandRunning() {
-        return session.backends().all().stream().anyMatch(b -> b.pendingResponses() > 0);
-    }
-
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof ClientFrameDecoder.OversizedPacket big) {
-            session.failAndClose(big.sequenceId() + 1, ErrorCodes.ER_NET_PACKET_TOO_LARGE, ErrorCodes.SQLSTATE_COMMUNICATION,
+            session.refuse(big.sequenceId() + 1, ErrorCodes.ER_NET_PACKET_TOO_LARGE, ErrorCodes.SQLSTATE_COMMUNICATION,
                     "Got a packet bigger than 'max_allowed_packet' bytes (" + big.size() + " > " + big.limit()
                             + "); raise limits.max-packet-size in Sluice's configuration if this is intended");
             return;

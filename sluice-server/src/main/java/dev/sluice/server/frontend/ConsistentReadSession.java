@@ -5,67 +5,80 @@ import dev.sluice.routing.RouteError;
 import dev.sluice.routing.RouteReason;
 import dev.sluice.routing.Router;
 import dev.sluice.routing.gtid.GtidPosition;
+import dev.sluice.routing.session.RoutingSession;
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.consistency.ConsistentReads;
+import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
 import io.netty.channel.EventLoop;
 import java.util.function.Consumer;
 
 /** What a session's consistent reads ({@link ConsistentReads}) do with its commands. */
 final class ConsistentReadSession implements ConsistentReads.Session<RoutedCommand> {
-    private final ClientSession session;
+    private final EventLoop loop;
+    private final CurrentCommand current;
+    private final SessionBackends backends;
+    private final RouteExecutor executor;
+    private final RoutingSession routing;
+    private final EndpointRuntime endpoint;
 
-    ConsistentReadSession(ClientSession session) {
-        this.session = session;
+    ConsistentReadSession(EventLoop loop, CurrentCommand current, SessionBackends backends, RouteExecutor executor,
+            RoutingSession routing, EndpointRuntime endpoint) {
+        this.loop = loop;
+        this.current = current;
+        this.backends = backends;
+        this.executor = executor;
+        this.routing = routing;
+        this.endpoint = endpoint;
     }
 
     @Override
     public EventLoop loop() {
-        return session.client().eventLoop();
+        return loop;
     }
 
     @Override
     public boolean closed() {
-        return session.isClosed();
+        return current.sessionClosed();
     }
 
     @Override
     public void hold(RoutedCommand command) {
-        session.holdCommand();
+        current.hold();
     }
 
     @Override
     public void withBackend(NodeRef node, RoutedCommand command, Consumer<BackendConnection> action) {
-        session.withBackend(node, command.frame(), action);
+        current.withBackend(node, command.frame(), action);
     }
 
     @Override
     public void leave(BackendConnection hung) {
-        session.backends().remove(hung);
+        backends.remove(hung);
     }
 
     @Override
     public void runOn(RoutedCommand command, NodeRef replica) {
-        session.executor().sendToReplica(command, replica);
+        executor.sendToReplica(command, replica);
     }
 
     @Override
     public void routeAt(RoutedCommand command, GtidPosition primaryPosition) {
-        RouteDecision next = Router.routeAtPrimaryPosition(command.statement(), session.routing(),
-                session.endpoint().view(), session.endpoint(), primaryPosition);
-        session.executor().run(command.routedAs(next));
+        RouteDecision next = Router.routeAtPrimaryPosition(command.statement(), routing,
+                endpoint.view(), endpoint, primaryPosition);
+        executor.run(command.routedAs(next));
     }
 
     @Override
     public void readPrimary(RoutedCommand command) {
-        session.executor().toPrimary(command.routedAs(RouteDecision.primary(RouteReason.CONSISTENCY_TIMEOUT)));
+        executor.toPrimary(command.routedAs(RouteDecision.primary(RouteReason.CONSISTENCY_TIMEOUT)));
     }
 
     @Override
     public void refuse(RoutedCommand command) {
         command.release();
         RouteError e = RouteError.consistencyTimeout();
-        session.commandFailed(e.errorCode(), e.sqlState(), e.message());
+        current.failed(e.errorCode(), e.sqlState(), e.message());
     }
 
     @Override

@@ -7,14 +7,14 @@ import io.netty.buffer.ByteBuf;
 
 /** A response nobody reads: the copy of a session command that ran on a secondary backend. */
 class DiscardingSink implements ResponseSink {
-    private final ClientSession session;
+    private final BackgroundAnswers answers;
 
-    DiscardingSink(ClientSession session) {
-        this.session = session;
+    DiscardingSink(BackgroundAnswers answers) {
+        this.answers = answers;
     }
 
-    ClientSession session() {
-        return session;
+    BackgroundAnswers answers() {
+        return answers;
     }
 
     @Override
@@ -29,6 +29,6 @@ class DiscardingSink implements ResponseSink {
     /** The connection failed under one of Sluice's own requests: for the session, it is lost between commands. */
     @Override
     public void onFailure(BackendConnection backend, Throwable cause) {
-        session.backends().lost(backend);
+        answers.lost(backend);
     }
 }

@@ -5,7 +5,7 @@ import dev.sluice.routing.topology.Node;
 import dev.sluice.routing.topology.NodeState;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
-import dev.sluice.server.runtime.ProxyRuntime;
+import dev.sluice.server.runtime.NodeDirectory;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -18,22 +18,22 @@ final class FirstNode {
     private FirstNode() {
     }
 
-    static Optional<NodeRef> of(EndpointRuntime endpoint, RoutingSession routing, ProxyRuntime proxy) {
+    static Optional<NodeRef> of(EndpointRuntime endpoint, RoutingSession routing, NodeDirectory nodes) {
         if (endpoint.config().isReadOnly()) {
             OptionalInt r = routing.connectionReplica();
-            return r.isPresent() ? proxy.node(r.getAsInt()) : Optional.empty();
+            return r.isPresent() ? nodes.node(r.getAsInt()) : Optional.empty();
         }
         Optional<Node> primary = endpoint.view().topology().primary();
         if (primary.isPresent() && (primary.get().state().reachable()
                 || primary.get().state().equals(NodeState.UNMONITORED))) {
-            return Optional.of(proxy.ref(primary.get()));
+            return Optional.of(nodes.ref(primary.get()));
         }
         for (int id : endpoint.view().readable().readableIds()) {
-            Optional<NodeRef> n = proxy.node(id);
+            Optional<NodeRef> n = nodes.node(id);
             if (n.isPresent()) {
                 return n;
             }
         }
-        return primary.map(proxy::ref);
+        return primary.map(nodes::ref);
     }
 }

@@ -3,8 +3,10 @@ package dev.sluice.server.frontend;
 import dev.sluice.server.backend.InternalQuery;
 import dev.sluice.server.backend.QueryResult;
 import dev.sluice.server.runtime.NodeRef;
+import io.netty.channel.EventLoop;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * Whether the session's account may kill connections of other users: MySQL's and MariaDB's rule
@@ -20,22 +22,27 @@ final class KillPermission {
             + "SUBSTRING_INDEX(CURRENT_USER(), '@', -1), '''') "
             + "AND PRIVILEGE_TYPE IN ('SUPER', 'CONNECTION ADMIN')";
 
-    private final ClientSession session;
+    private final CurrentCommand command;
+    private final Supplier<Optional<NodeRef>> primary;
+    private final EventLoop loop;
 
-    KillPermission(ClientSession session) {
-        this.session = session;
+    /** @param primary the node to ask: the primary, or the session's first node when none is known */
+    KillPermission(CurrentCommand command, Supplier<Optional<NodeRef>> primary, EventLoop loop) {
+        this.command = command;
+        this.primary = primary;
+        this.loop = loop;
     }
 
     /** Completes on the session's event loop; false when the question could not be answered. */
     CompletableFuture<Boolean> mayKillOthers() {
         CompletableFuture<Boolean> out = new CompletableFuture<>();
-        Optional<NodeRef> primary = session.proxy().primary().or(session::firstNode);
-        if (primary.isEmpty()) {
+        Optional<NodeRef> node = primary.get();
+        if (node.isEmpty()) {
             out.complete(false);
             return out;
         }
-        session.withBackend(primary.get(), null, b -> InternalQuery.run(b, QUESTION).whenComplete(
-                (answer, error) -> session.client().eventLoop().execute(() -> out.complete(granted(answer, error)))));
+        command.withBackend(node.get(), null, b -> InternalQuery.run(b, QUESTION).whenComplete(
+                (answer, error) -> loop.execute(() -> out.complete(granted(answer, error)))));
         return out;
     }
 

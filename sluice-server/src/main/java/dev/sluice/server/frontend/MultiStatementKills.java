@@ -1,5 +1,6 @@
 package dev.sluice.server.frontend;
 
+import dev.sluice.routing.sql.ClientCharset;
 import dev.sluice.routing.sql.KillStatement;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
@@ -18,7 +19,8 @@ final class MultiStatementKills {
     }
 
     /** The text with its KILLs replaced; empty when one of them ends the killer's own connection. */
-    static CompletableFuture<Optional<byte[]>> resolve(KillCommands kills, byte[] text, List<KillStatement> found) {
+    static CompletableFuture<Optional<byte[]>> resolve(KillCommands kills, byte[] text, List<KillStatement> found,
+            ClientCharset charset) {
         CompletableFuture<Rebuilt> chain = CompletableFuture.completedFuture(new Rebuilt());
         int[] copied = {0};
         for (KillStatement kill : found) {
@@ -35,10 +37,10 @@ final class MultiStatementKills {
                         return out;
                     }
                     if (o instanceof KillOutcome.InterruptOn on) {
-                        kills.session().sendBefore(on.node(), kills.killQuery(on));
+                        kills.interruptFirst(on);
                     }
                     out.bytes.write(text, copied[0], kill.start() - copied[0]);
-                    out.bytes.writeBytes(kills.session().routing().clientCharset().encode(KillCommands.standIn(o)));
+                    out.bytes.writeBytes(charset.encode(KillCommands.standIn(o)));
                     copied[0] = kill.end();
                     return out;
                 });

@@ -1,12 +1,15 @@
 package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.packet.Packets;
+import dev.sluice.routing.sql.ClientCharset;
 import dev.sluice.routing.sql.ConnectionIdText;
 import dev.sluice.routing.sql.Statement;
 import dev.sluice.routing.sql.StatementProperty;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * {@code CONNECTION_ID()} answers the id the client got in its handshake, whichever server runs
@@ -15,8 +18,15 @@ import java.util.Optional;
  * it is.
  */
 final class OwnConnectionId {
+    private final long connectionId;
+    private final Supplier<ClientCharset> charset;
+    private final ByteBufAllocator alloc;
 
-    private OwnConnectionId() {
+    /** Replaces calls by {@code connectionId} in texts written in {@code charset}, the client's current one. */
+    OwnConnectionId(long connectionId, Supplier<ClientCharset> charset, ByteBufAllocator alloc) {
+        this.connectionId = connectionId;
+        this.charset = charset;
+        this.alloc = alloc;
     }
 
     /** Whether {@code statement} may hold a call to replace (the classifier reads only a text's first statement). */
@@ -28,17 +38,17 @@ final class OwnConnectionId {
      * A new packet (same command byte and sequence) with the calls replaced, or empty when there
      * are none. {@code frame} is left as it is: the caller releases it when it takes the new one.
      */
-    static Optional<ByteBuf> rewrite(ClientSession session, ByteBuf frame) {
+    Optional<ByteBuf> rewrite(ByteBuf frame) {
         int payload = Packets.payloadLength(frame, frame.readerIndex());
         if (payload >= Packets.MAX_PAYLOAD) {
             return Optional.empty();
         }
         int textStart = frame.readerIndex() + Packets.HEADER_SIZE + 1;
         byte[] text = ByteBufUtil.getBytes(frame, textStart, frame.writerIndex() - textStart);
-        return ConnectionIdText.rewrite(text, 0, text.length, session.routing().clientCharset(), session.connectionId())
+        return ConnectionIdText.rewrite(text, 0, text.length, charset.get(), connectionId)
                 .filter(sql -> sql.length + 1 < Packets.MAX_PAYLOAD)
                 .map(sql -> {
-                    ByteBuf out = session.client().alloc().buffer(Packets.HEADER_SIZE + 1 + sql.length);
+                    ByteBuf out = alloc.buffer(Packets.HEADER_SIZE + 1 + sql.length);
                     out.writeMediumLE(1 + sql.length)
                             .writeByte(frame.getByte(frame.readerIndex() + Packets.HEADER_SIZE - 1))
                             .writeByte(frame.getByte(frame.readerIndex() + Packets.HEADER_SIZE))
@@ -48,20 +58,17 @@ final class OwnConnectionId {
     }
 
     /**
-     * The COM_STMT_PREPARE to send: {@code frame} itself, or (released) a copy with the calls
-     * replaced. The text is looked at only when it spells the function's name somewhere.
+     * A COM_STMT_PREPARE goes on with the calls replaced: the command's packet is replaced by a
+     * copy with them, if it has any. The text is looked at only when it spells the function's name
+     * somewhere.
      */
-    static ByteBuf replaced(ClientSession session, ByteBuf frame) {
+    void replaceIn(CommandFrame command) {
+        ByteBuf frame = command.bytes();
         int textStart = frame.readerIndex() + Packets.HEADER_SIZE + 1;
         if (indexOfName(frame, textStart, frame.writerIndex()) < 0) {
-            return frame;
+            return;
         }
-        Optional<ByteBuf> own = rewrite(session, frame);
-        if (own.isEmpty()) {
-            return frame;
-        }
-        frame.release();
-        return own.get();
+        rewrite(frame).ifPresent(command::replace);
     }
 
     private static final byte[] NAME = "connection_id".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

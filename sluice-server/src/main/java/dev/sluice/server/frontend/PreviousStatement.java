@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  *   <li>FOUND_ROWS() after a plain result set: its row count, and a plain
  *       {@code SELECT FOUND_ROWS()} is answered from it. After SQL_CALC_FOUND_ROWS only the server
  *       knows the count: that statement holds its connection until the next one has run (see
- *       {@link ClientSession#holdThroughNextStatement()}); after anything else the server is asked.</li>
+ *       {@link TransactionPoolHandBack#holdThroughNextStatement()}); after anything else the server is asked.</li>
  * </ul>
  */
 final class PreviousStatement {

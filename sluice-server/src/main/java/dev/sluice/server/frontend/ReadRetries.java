@@ -24,9 +24,10 @@ final class ReadRetries {
     /**
      * Keeps a copy of a read about to go to a replica outside a transaction. Taken before the
      * packet is adapted to the node, so a retry can adapt it to another. Packets of 16 MB and more
-     * are not kept: their continuation frames are already on their way.
+     * are not kept: their continuation frames are already on their way. {@code again} sends it
+     * again should the node fail it.
      */
-    void keep(RoutedCommand read, int nodeId) {
+    void keep(RoutedCommand read, int nodeId, Consumer<ReadRetry> again) {
         release();
         ByteBuf frame = read.frame();
         if (Packets.payloadLength(frame, frame.readerIndex()) < Packets.MAX_PAYLOAD) {
@@ -35,7 +36,7 @@ final class ReadRetries {
             // (or none) on the next node. A text query is sent as it is, so a view is enough.
             ByteBuf copy = read.binary() ? frame.copy() : frame.retainedDuplicate();
             kept = new ReadRetry(new RoutedCommand(read.statement(), read.decision(), copy, read.kind(), read.own(),
-                    read.binding()), ++attempts, nodeId, null);
+                    read.binding()), ++attempts, nodeId, again);
         }
     }
 
@@ -50,7 +51,7 @@ final class ReadRetries {
         release();
         if (Packets.payloadLength(frame, frame.readerIndex()) < Packets.MAX_PAYLOAD) {
             kept = new ReadRetry(new RoutedCommand(null, null, frame.retainedDuplicate(), ResponseKind.PREPARE,
-                    CommandListener.NONE, null), ++attempts, nodeId, resend);
+                    CommandListener.NONE, null), ++attempts, nodeId, r -> resend.accept(r.command().frame()));
         }
     }
 

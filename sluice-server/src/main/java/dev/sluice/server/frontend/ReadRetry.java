@@ -1,6 +1,5 @@
 package dev.sluice.server.frontend;
 
-import io.netty.buffer.ByteBuf;
 import java.util.function.Consumer;
 
 /**
@@ -10,11 +9,16 @@ import java.util.function.Consumer;
  *     COM_STMT_PREPARE only its packet and expected answer count
  * @param attempts how many times it has been sent
  * @param nodeId where it was sent last
- * @param resend how to send it again when routing it again is not the way (a COM_STMT_PREPARE:
- *     it is prepared on another node, see PreparedCommands); null for statements
+ * @param again how it is sent again: a statement is routed again, a COM_STMT_PREPARE is prepared
+ *     on another node (see PreparedCommands)
  */
-record ReadRetry(RoutedCommand command, int attempts, int nodeId, Consumer<ByteBuf> resend) {
+record ReadRetry(RoutedCommand command, int attempts, int nodeId, Consumer<ReadRetry> again) {
 
     /** A read is tried on at most this many nodes before the failure reaches the client. */
     static final int MAX_ATTEMPTS = 3;
+
+    /** Sends the read again, now that its node is known to have failed it. */
+    void retry() {
+        again.accept(this);
+    }
 }

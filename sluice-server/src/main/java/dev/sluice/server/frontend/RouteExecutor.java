@@ -6,6 +6,10 @@ import dev.sluice.routing.ConsistencyRequirement;
 import dev.sluice.routing.RouteDecision;
 import dev.sluice.routing.RouteError;
 import dev.sluice.routing.RouteReason;
+import dev.sluice.routing.Router;
+import dev.sluice.routing.gtid.GtidPosition;
+import dev.sluice.routing.policy.ConnectionPoolMode;
+import dev.sluice.routing.session.RoutingSession;
 import dev.sluice.routing.sql.AutocommitChange;
 import dev.sluice.routing.sql.Statement;
 import dev.sluice.routing.sql.StatementProperty;
@@ -14,25 +18,74 @@ import dev.sluice.routing.sql.TransactionControl;
 import dev.sluice.routing.topology.Node;
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.backend.SessionTracking;
+import dev.sluice.server.consistency.ConsistentReads;
+import dev.sluice.server.metrics.SluiceMetrics;
+import dev.sluice.server.runtime.EndpointRuntime;
+import dev.sluice.server.runtime.NodeDirectory;
 import dev.sluice.server.runtime.NodeRef;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.EventLoop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Carries out a routing decision for the client's current command: sends it to the primary, to
  * a replica, to every backend, or answers it without a backend.
  */
 final class RouteExecutor {
+    private static final Logger LOG = LoggerFactory.getLogger(RouteExecutor.class);
     private static final String NO_PRIMARY_STATE = "HY000";
 
-    private final ClientSession session;
+    private final long connectionId;
+    private final CurrentCommand command;
+    private final BackgroundAnswers background;
+    private final RoutingSession routing;
+    private final EndpointRuntime endpoint;
+    private final NodeDirectory nodes;
+    private final SessionBackends backends;
+    private final ReadRetries retries;
+    private final DeferredBegin deferredBegin;
+    private final SetShortcut setShortcut;
+    private final PreviousStatement previous;
+    private final LocalAnswers answers;
     private final StatementListener listener;
+    private final SluiceMetrics metrics;
+    private final ByteBufAllocator alloc;
+    private final ConsistentReads<RoutedCommand> consistency;
 
-    RouteExecutor(ClientSession session) {
-        this.session = session;
-        this.listener = new StatementListener(session.routing(), session.previous(), session.identity().capabilities());
+    /**
+     * @param listener the session's statement listener, which every statement's answer passes
+     * @param loop the session's event loop, where consistency waits end
+     * @param primaryPosition asks the primary for its GTID position (global consistency)
+     */
+    RouteExecutor(long connectionId, CurrentCommand command, BackgroundAnswers background, RoutingSession routing,
+            EndpointRuntime endpoint, NodeDirectory nodes, SessionBackends backends, ReadRetries retries,
+            DeferredBegin deferredBegin, SetShortcut setShortcut, PreviousStatement previous, LocalAnswers answers,
+            StatementListener listener, SluiceMetrics metrics, ByteBufAllocator alloc, EventLoop loop,
+            Supplier<CompletableFuture<GtidPosition>> primaryPosition) {
+        this.connectionId = connectionId;
+        this.command = command;
+        this.background = background;
+        this.routing = routing;
+        this.endpoint = endpoint;
+        this.nodes = nodes;
+        this.backends = backends;
+        this.retries = retries;
+        this.deferredBegin = deferredBegin;
+        this.setShortcut = setShortcut;
+        this.previous = previous;
+        this.answers = answers;
+        this.listener = listener;
+        this.metrics = metrics;
+        this.alloc = alloc;
+        this.consistency = new ConsistentReads<>(new ConsistentReadSession(loop, command, backends, this, routing,
+                endpoint), metrics, endpoint.name(), primaryPosition);
     }
 
     /** Runs a command as its decision says. */
@@ -43,7 +96,7 @@ final class RouteExecutor {
         } else if (decision instanceof RouteDecision.ToReplica r) {
             toReplica(c, r);
         } else if (decision instanceof RouteDecision.NeedPrimaryPosition n) {
-            session.consistency().atPrimaryPosition(c, n.onTimeout());
+            consistency.atPrimaryPosition(c, n.onTimeout());
         } else if (c.binary() && !(decision instanceof RouteDecision.Reject)) {
             // Session commands and Sluice's own answers do not exist in the binary protocol: the
             // primary runs a prepared one.
@@ -54,91 +107,92 @@ final class RouteExecutor {
             routed(null, "rejected", decision);
             c.release();
             RouteError e = j.error();
-            session.replies().error(e.errorCode(), e.sqlState(), e.message());
+            answers.error(e.errorCode(), e.sqlState(), e.message());
         } else if (decision instanceof RouteDecision.AnswerLocally) {
             routed(null, "local", decision);
             c.release();
-            answerLastGtid(c.statement());
+            answers.lastGtid(c.statement());
         } else {
             throw new IllegalStateException("unknown decision " + decision);
         }
     }
 
     void toPrimary(RoutedCommand c) {
-        Optional<Node> primary = session.endpoint().view().topology().primary();
+        Optional<Node> primary = endpoint.view().topology().primary();
         if (primary.isEmpty()) {
             c.release();
-            session.replies().error(ErrorCodes.ER_UNKNOWN_ERROR, NO_PRIMARY_STATE, "no primary is known for endpoint '"
-                    + session.endpoint().name() + "': writes cannot run now; retry when the cluster has a primary");
+            answers.error(ErrorCodes.ER_UNKNOWN_ERROR, NO_PRIMARY_STATE, "no primary is known for endpoint '"
+                    + endpoint.name() + "': writes cannot run now; retry when the cluster has a primary");
             return;
         }
         Node p = primary.get();
         if (c.decision().reason() == RouteReason.WRITE && p.state().reachable() && p.state().readOnly()) {
             c.release();
-            session.replies().error(ErrorCodes.ER_OPTION_PREVENTS_STATEMENT, NO_PRIMARY_STATE, "the primary '" + p.name()
+            answers.error(ErrorCodes.ER_OPTION_PREVENTS_STATEMENT, NO_PRIMARY_STATE, "the primary '" + p.name()
                     + "' is read-only right now (a switchover may be in progress): the write was not run; retry");
             return;
         }
         TransactionControl control = c.statement().transactionControl();
         if (control == TransactionControl.BEGIN && !c.binary()
-                && session.endpoint().config().policy().transactionSplitting()) {
-            session.routing().onStatementSent(c.statement(), c.decision());
-            if (session.routing().transactionSplittable()) {
+                && endpoint.config().policy().transactionSplitting()) {
+            routing.onStatementSent(c.statement(), c.decision());
+            if (routing.transactionSplittable()) {
                 // BEHAVIOUR §6: the transaction opens on the primary only when its first write comes.
                 routed(null, "local", c.decision());
-                session.deferBegin(c.frame());
+                deferredBegin.defer(c.frame());
                 return;
             }
             sendToPrimary(c, p);
             return;
         }
-        if (session.hasDeferredBegin() && (control == TransactionControl.COMMIT
+        if (deferredBegin.isHeld() && (control == TransactionControl.COMMIT
                 || control == TransactionControl.ROLLBACK)) {
             // A split transaction that never wrote: it never existed on the primary.
-            session.routing().onStatementSent(c.statement(), c.decision());
+            routing.onStatementSent(c.statement(), c.decision());
             routed(null, "local", c.decision());
             c.release();
-            session.endDeferredTransaction();
+            deferredBegin.endUnwritten();
             return;
         }
-        session.routing().onStatementSent(c.statement(), c.decision());
+        routing.onStatementSent(c.statement(), c.decision());
         sendToPrimary(c, p);
     }
 
     private void sendToPrimary(RoutedCommand c, Node p) {
         Statement statement = c.statement();
-        NodeRef node = session.proxy().ref(p);
+        NodeRef node = nodes.ref(p);
         routed(node.name(), "primary", c.decision());
-        ByteBuf begin = session.takeDeferredBegin();
+        ByteBuf begin = deferredBegin.take();
         if (begin != null) {
-            session.sendBefore(node, begin);
+            command.sendBefore(node, begin);
         }
-        if (statement.has(StatementProperty.LAST_INSERT_ID) && session.transactionPool()) {
+        if (statement.has(StatementProperty.LAST_INSERT_ID) && transactionPool()) {
             // The connection may have run other clients' INSERTs since this client's last one:
             // it gets this client's value first (BEHAVIOUR §7).
-            session.sendBefore(node, InternalQuery.queryPacket(session.client().alloc().buffer(),
-                    "SET @@session.last_insert_id = " + session.previous().lastInsertId()));
+            command.sendBefore(node, InternalQuery.queryPacket(alloc.buffer(),
+                    "SET @@session.last_insert_id = " + previous.lastInsertId()));
         }
         CommandListener then = c.own();
         if (!statement.userVariablesAssigned().isEmpty()) {
             if (!c.binary()) {
-                then = new UserVariablePropagation(session, statement.userVariablesAssigned(), c.own());
+                then = new UserVariablePropagation(command, background, routing, backends,
+                        statement.userVariablesAssigned(), c.own());
             } else {
                 // Through the binary protocol its values are not read back: they stay on the primary.
-                session.routing().userVariablesDiverged();
+                routing.userVariablesDiverged();
             }
         }
         send(c.listenedBy(then), node);
     }
 
     private void toReplica(RoutedCommand c, RouteDecision.ToReplica decision) {
-        Optional<NodeRef> node = session.proxy().node(decision.nodeId());
+        Optional<NodeRef> node = nodes.node(decision.nodeId());
         if (node.isEmpty()) {
             toPrimary(c.routedAs(RouteDecision.primary(RouteReason.FALLBACK_NO_REPLICA)));
             return;
         }
         if (decision.consistency() instanceof ConsistencyRequirement.WaitFor wait) {
-            session.consistency().waitThenRun(c, wait, node.get());
+            consistency.waitThenRun(c, wait, node.get());
             return;
         }
         sendToReplica(c, node.get());
@@ -146,9 +200,9 @@ final class RouteExecutor {
 
     /** Sends a read to a replica; a failure before any byte reached the client is retried elsewhere. */
     void sendToReplica(RoutedCommand c, NodeRef node) {
-        session.routing().onStatementSent(c.statement(), c.decision());
+        routing.onStatementSent(c.statement(), c.decision());
         routed(node.name(), "replica", c.decision());
-        session.keepForRetry(c, node.id());
+        keepForRetry(c, node.id());
         send(c, node);
     }
 
@@ -156,16 +210,16 @@ final class RouteExecutor {
     private void send(RoutedCommand c, NodeRef node) {
         CommandListener listening = listener.with(c.own(), leavesNoTrace(c));
         if (!c.binary()) {
-            session.forward(node, c.frame(), c.kind(), listening);
+            command.forward(node, c.frame(), c.kind(), listening);
         } else {
-            session.holdCommand();
-            c.binding().bind(node, c.frame(), (b, bound) -> session.forwardOn(b, bound, c.kind(), listening));
+            command.hold();
+            c.binding().bind(node, c.frame(), (b, bound) -> command.forwardOn(b, bound, c.kind(), listening));
         }
     }
 
     /** Only a pooled connection's next user cares; the test reads the statement's start. */
     private boolean leavesNoTrace(RoutedCommand c) {
-        return session.pooled() && Traceless.of(c.statement(), c.frame(), c.binding());
+        return pooled() && Traceless.of(c.statement(), c.frame(), c.binding());
     }
 
     /** A session command: the client gets the primary's answer; every other open backend runs it too. */
@@ -174,46 +228,55 @@ final class RouteExecutor {
         RouteDecision decision = c.decision();
         ByteBuf frame = c.frame();
         ResponseKind kind = c.kind();
-        if (session.setShortcut().answer(statement, decision, frame)) {
+        if (setShortcut.answer(statement, decision, frame)) {
             return;
         }
-        Optional<Node> primary = session.endpoint().view().topology().primary();
-        Optional<NodeRef> answering = primary.map(session.proxy()::ref);
-        if (answering.isEmpty() || (!primary.get().state().reachable()
-                && session.backends().ready(primary.get().id()) == null && !session.backends().isEmpty())) {
-            // No primary to answer: the first open backend does, so a session on replicas keeps working.
-            List<BackendConnection> open = new ArrayList<>(session.backends().all());
-            if (!open.isEmpty()) {
-                answering = session.proxy().node(open.get(0).nodeId());
-            }
-        }
+        Optional<NodeRef> answering = answeringNode();
         if (answering.isEmpty()) {
             frame.release();
-            session.replies().error(ErrorCodes.ER_UNKNOWN_ERROR, NO_PRIMARY_STATE, "no backend available for endpoint '"
-                    + session.endpoint().name() + "'");
+            answers.error(ErrorCodes.ER_UNKNOWN_ERROR, NO_PRIMARY_STATE, "no backend available for endpoint '"
+                    + endpoint.name() + "'");
             return;
         }
         int answeringId = answering.get().id();
         boolean autocommitOff = statement.autocommitChange() == AutocommitChange.OFF;
         boolean retrack = SessionTracking.mayChangeTracking(frame);
-        SessionCommandAgreement agreement = new SessionCommandAgreement(session);
-        for (BackendConnection other : session.backends().all()) {
-            if (other.nodeId() != answeringId) {
-                other.send(frame.retainedDuplicate(), kind, agreement.other());
-                if (autocommitOff && isReplica(other.nodeId())) {
-                    Commands.keepAutocommit(session, other);
-                }
-                if (retrack) {
-                    retrack(other);
-                }
-            }
-        }
-        session.routing().onStatementSent(statement, decision);
+        SessionCommandAgreement agreement = SessionCommandAgreement.sendToOthers(background, backends, answeringId,
+                frame, kind, other -> {
+                    if (autocommitOff && isReplica(other.nodeId())) {
+                        keepAutocommit(other);
+                    }
+                    if (retrack) {
+                        retrack(other);
+                    }
+                });
+        routing.onStatementSent(statement, decision);
         routed(answering.get().name(), "all", decision);
         boolean traceless = leavesNoTrace(c);
-        session.forward(answering.get(), frame, kind, listener.with(agreement.answering(
-                session.setShortcut().learning(statement, retrack ? retrackAfterAnswer : CommandListener.NONE)),
+        command.forward(answering.get(), frame, kind, listener.with(agreement.answering(
+                setShortcut.learning(statement, retrack ? retrackAfterAnswer : CommandListener.NONE)),
                 traceless));
+    }
+
+    /**
+     * The backend whose answer to a session command the client gets: the primary; on a read-only
+     * endpoint, which never uses the primary (BEHAVIOUR §1), the session's replica.
+     */
+    private Optional<NodeRef> answeringNode() {
+        if (endpoint.config().isReadOnly()) {
+            return FirstNode.of(endpoint, routing, nodes);
+        }
+        Optional<Node> primary = endpoint.view().topology().primary();
+        Optional<NodeRef> answering = primary.map(nodes::ref);
+        if (answering.isEmpty() || (!primary.get().state().reachable()
+                && backends.ready(primary.get().id()) == null && !backends.isEmpty())) {
+            // No primary to answer: the first open backend does, so a session on replicas keeps working.
+            List<BackendConnection> open = new ArrayList<>(backends.all());
+            if (!open.isEmpty()) {
+                answering = nodes.node(open.get(0).nodeId());
+            }
+        }
+        return answering;
     }
 
     /**
@@ -228,33 +291,55 @@ final class RouteExecutor {
     };
 
     private void retrack(BackendConnection b) {
-        SessionTracking.enable(b, new Commands.RetrackSink(session));
+        SessionTracking.enable(b, new RetrackSink(background));
     }
 
     private void routed(String node, String target, RouteDecision decision) {
-        session.proxy().metrics().statementRouted(session.endpoint().name(), node, target,
+        metrics.statementRouted(endpoint.name(), node, target,
                 decision.reason().metricName());
     }
 
     private boolean isReplica(int nodeId) {
-        return session.endpoint().view().topology().node(nodeId).map(n -> !n.isPrimary()).orElse(false);
+        return endpoint.view().topology().node(nodeId).map(n -> !n.isPrimary()).orElse(false);
     }
 
-    /** {@code SELECT sluice_last_gtid()}: the GTID of this session's last commit, a consistency token. */
-    private void answerLastGtid(Statement statement) {
-        session.replies().textResult(session.serverStatus(), List.of(LastGtidAnswer.column(statement)),
-                List.of(LastGtidAnswer.row(session.routing())));
-        session.previous().answeredLocally(true);
+    /** A replica stays in autocommit whatever the client sets: it never sees the client's COMMIT. */
+    private void keepAutocommit(BackendConnection replica) {
+        replica.send(InternalQuery.queryPacket(replica.channel().alloc().buffer(), SessionState.AUTOCOMMIT_ON),
+                ResponseKind.RESULT, new SessionCommandSink(background));
     }
 
     /**
-     * {@code SELECT ROW_COUNT()} or {@code SELECT FOUND_ROWS()} under a transaction pool: answered
-     * from what the client's own previous statement returned (BEHAVIOUR §7).
+     * Keeps a copy of a read about to go to a replica (outside a transaction, or before the first
+     * write of a split one): should the replica fail — or refuse the session's state — before any
+     * byte of the answer reached the client, the read is routed again and the client sees no error
+     * (BEHAVIOUR §3, §4). Taken before the packet is adapted to the node, so a retry
+     * can adapt it to another.
      */
-    void answerNumber(String column, long value) {
-        List<String> row = new ArrayList<>(1);
-        row.add(Long.toString(value));
-        session.replies().textResult(session.serverStatus(), List.of(column), List.of(row));
-        session.previous().answeredLocally(true);
+    private void keepForRetry(RoutedCommand read, int nodeId) {
+        // Inside a transaction that is not split (a read-only endpoint's), the reads belong to the
+        // transaction's snapshot on that one replica: elsewhere they would read another.
+        if (routing.inTransaction() && read.decision().reason() != RouteReason.TRANSACTION_SPLIT) {
+            retries.release();
+        } else {
+            retries.keep(read, nodeId, this::routeAgain);
+        }
+    }
+
+    /** Routes a failed read again, now that its replica is known to be down. */
+    private void routeAgain(ReadRetry r) {
+        RoutedCommand read = r.command();
+        RouteDecision d = Router.route(read.statement(), routing, endpoint.view(), endpoint);
+        LOG.debug("session {}: read failed on node {}, routed again: {}", connectionId, r.nodeId(), d);
+        run(read.routedAs(d));
+    }
+
+    /** The endpoint pools backend connections (session or transaction mode). */
+    private boolean pooled() {
+        return endpoint.config().policy().connectionPool() != ConnectionPoolMode.NONE;
+    }
+
+    private boolean transactionPool() {
+        return endpoint.config().policy().connectionPool() == ConnectionPoolMode.TRANSACTION;
     }
 }

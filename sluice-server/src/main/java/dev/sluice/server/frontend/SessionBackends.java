@@ -1,39 +1,32 @@
 package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.Command;
-import dev.sluice.protocol.packet.Packets;
-import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.routing.policy.ConnectionPoolMode;
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.backend.BackendException;
-import dev.sluice.server.backend.InternalQuery;
-import dev.sluice.server.backend.QueryResult;
 import dev.sluice.server.backend.SessionTracking;
-import dev.sluice.server.backend.TextResultCollector;
 import dev.sluice.server.metrics.SluiceMetrics;
 import dev.sluice.server.pool.LoopPool;
 import dev.sluice.server.pool.PoolKey;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
  * The backend connections of one client session, by node, opened when first needed — directly,
  * or from the endpoint's pool (BEHAVIOUR §7). Before a connection serves the session it is given the
- * session's state: a new one replays the session's SET history; a pooled one that carried
- * another session's state is reset (Command.COM_RESET_CONNECTION) first. A connection's state tag says
- * which state it carries, so a connection that already has it is used as it is.
+ * session's state ({@link StateReplay}): a new one replays the session's SET history; a pooled one
+ * that carried another session's state is reset ({@link Command#COM_RESET_CONNECTION}) first. A
+ * connection's state tag says which state it carries, so a connection that already has it is
+ * used as it is.
  *
  * <p>Pool modes: {@code session} keeps connections for the session's life and returns them
  * when the client leaves; {@code transaction} returns them at every transaction boundary
@@ -161,7 +154,7 @@ final class SessionBackends {
             }
             String tag = state.stateTag();
             preparing.put(node.id(), b);
-            prepare(b, node.id(), tag).whenComplete((ok, error) -> loop.execute(() -> {
+            StateReplay.giveSessionState(b, node.id(), tag, state).whenComplete((ok, error) -> loop.execute(() -> {
                 preparing.remove(node.id(), b);
                 opening.remove(node.id(), done);
                 if (error != null) {
@@ -223,55 +216,6 @@ final class SessionBackends {
      */
     boolean loginVouchedFor(NodeRef node) {
         return mode() != ConnectionPoolMode.NONE && pool().logins().vouchesFor(node.id(), key(), state.schema());
-    }
-
-    /** Gives {@code b} the session's state, unless it already carries it. */
-    private CompletableFuture<Void> prepare(BackendConnection b, int nodeId, String tag) {
-        List<ReplayCommand> commands = new ArrayList<>();
-        if (b.stateTag() != null && b.stateTag().equals(tag)) {
-            return CompletableFuture.completedFuture(null);
-        }
-        // A pooled connection given back reset (returnReset) already carries the fresh state on its
-        // schema: a session on that schema only needs its own history, not a second reset.
-        if (b.stateTag() != null && !b.stateTag().equals(state.freshTag(state.schema()))) {
-            commands.add(new ReplayCommand(resetPacket(b), ResponseKind.SINGLE));
-            state.schema().ifPresent(s -> {
-                // Reset, the connection reads statements in the login's character set again.
-                byte[] use = state.loginCharset().encode("USE `" + s.replace("`", "``") + "`");
-                ByteBuf packet = b.channel().alloc().buffer(Packets.HEADER_SIZE + 1 + use.length);
-                packet.writeMediumLE(1 + use.length).writeByte(0).writeByte(Command.COM_QUERY).writeBytes(use);
-                commands.add(new ReplayCommand(packet, ResponseKind.RESULT));
-            });
-        }
-        commands.addAll(state.replay(nodeId));
-        // Last, so that a replayed SET session_track_system_variables (MariaDB Connector/J sends
-        // one at every connect) does not switch GTID tracking off again.
-        commands.add(new ReplayCommand(InternalQuery.queryPacket(b.channel().alloc().buffer(),
-                SessionTracking.enableStatement(b.serverVersion())), ResponseKind.RESULT));
-        return runReplay(b, commands);
-    }
-
-    private static ByteBuf resetPacket(BackendConnection b) {
-        return b.channel().alloc().buffer(5).writeMediumLE(1).writeByte(0).writeByte(Command.COM_RESET_CONNECTION);
-    }
-
-    private static CompletableFuture<Void> runReplay(BackendConnection b, List<ReplayCommand> commands) {
-        List<CompletableFuture<QueryResult>> results = new ArrayList<>(commands.size());
-        for (int i = 0; i < commands.size(); i++) {
-            ReplayCommand command = commands.get(i);
-            TextResultCollector collector = new TextResultCollector();
-            // One write for all: the server reads them in one go and answers them in one.
-            b.send(command.packet(), command.kind(), collector, i == commands.size() - 1);
-            results.add(collector.result());
-        }
-        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenAccept(v -> {
-            for (CompletableFuture<QueryResult> r : results) {
-                QueryResult q = r.join();
-                if (q.isError()) {
-                    throw new BackendException(q.error().get());
-                }
-            }
-        });
     }
 
     /**
@@ -395,10 +339,7 @@ final class SessionBackends {
         PoolKey key = key();
         String fresh = state.freshTag(state.schema());
         b.onLostWhileIdle(() -> { });
-        List<ReplayCommand> reset = List.of(new ReplayCommand(resetPacket(b), ResponseKind.SINGLE),
-                new ReplayCommand(InternalQuery.queryPacket(b.channel().alloc().buffer(),
-                        SessionTracking.enableStatement(b.serverVersion())), ResponseKind.RESULT));
-        runReplay(b, reset).whenComplete((ok, error) -> loop.execute(() -> {
+        StateReplay.reset(b).whenComplete((ok, error) -> loop.execute(() -> {
             if (error != null) {
                 pool.discard(b);
             } else {

@@ -2,8 +2,10 @@ package dev.sluice.server.frontend;
 
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.runtime.ProxyRuntime;
+import io.netty.channel.EventLoop;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 
 /**
  * What {@code KILL} through Sluice reaches of a session: its user (only the same user or an
@@ -11,27 +13,41 @@ import java.util.concurrent.CompletableFuture;
  * Called from other sessions' event loops, so everything hops to this session's loop.
  */
 final class SessionKillTarget implements ProxyRuntime.KillTarget {
-    private final ClientSession session;
+    private final SessionLogin login;
+    private final EventLoop loop;
+    private final Runnable close;
+    private final BooleanSupplier commandRunning;
+    private final ClientForwarder forwarder;
 
-    SessionKillTarget(ClientSession session) {
-        this.session = session;
+    /**
+     * @param close ends the session
+     * @param commandRunning whether a command of the client is running (its answer not yet complete)
+     * @param forwarder whose source is the backend running that command
+     */
+    SessionKillTarget(SessionLogin login, EventLoop loop, Runnable close, BooleanSupplier commandRunning,
+            ClientForwarder forwarder) {
+        this.login = login;
+        this.loop = loop;
+        this.close = close;
+        this.commandRunning = commandRunning;
+        this.forwarder = forwarder;
     }
 
     @Override
     public String user() {
-        return session.identity().user();
+        return login.identity().user();
     }
 
     @Override
     public void kill() {
-        session.client().eventLoop().execute(session::close);
+        loop.execute(close);
     }
 
     @Override
     public CompletableFuture<Optional<long[]>> runningStatement() {
         CompletableFuture<Optional<long[]>> f = new CompletableFuture<>();
-        session.client().eventLoop().execute(() -> {
-            BackendConnection b = session.isAwaitingResponse() ? session.forwarder().source() : null;
+        loop.execute(() -> {
+            BackendConnection b = commandRunning.getAsBoolean() ? forwarder.source() : null;
             f.complete(b == null || !b.isUsable() ? Optional.empty()
                     : Optional.of(new long[] {b.nodeId(), b.serverConnectionId()}));
         });

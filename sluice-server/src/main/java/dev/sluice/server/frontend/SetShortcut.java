@@ -6,9 +6,12 @@ import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.response.OkPacket;
 import dev.sluice.protocol.stream.ResponseTracker;
 import dev.sluice.routing.RouteDecision;
+import dev.sluice.routing.policy.ConnectionPoolMode;
 import dev.sluice.routing.session.RoutingSession;
 import dev.sluice.routing.sql.Statement;
 import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.metrics.SluiceMetrics;
+import dev.sluice.server.runtime.EndpointRuntime;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -22,26 +25,38 @@ import java.util.Optional;
  * when one is needed; a pooled connection already in that state takes it as it is (BEHAVIOUR §7).
  */
 final class SetShortcut {
-    private final ClientSession session;
+    private final EndpointRuntime endpoint;
+    private final RoutingSession routing;
+    private final SessionBackends backends;
+    private final DeferredBegin deferredBegin;
+    private final LocalAnswers answers;
+    private final ClientReplies replies;
+    private final SluiceMetrics metrics;
 
-    SetShortcut(ClientSession session) {
-        this.session = session;
+    SetShortcut(EndpointRuntime endpoint, RoutingSession routing, SessionBackends backends,
+            DeferredBegin deferredBegin, LocalAnswers answers, ClientReplies replies, SluiceMetrics metrics) {
+        this.endpoint = endpoint;
+        this.routing = routing;
+        this.backends = backends;
+        this.deferredBegin = deferredBegin;
+        this.answers = answers;
+        this.replies = replies;
+        this.metrics = metrics;
     }
 
     /** A replayed SET, outside any transaction, on a pooled endpoint. */
     private boolean eligible(Statement statement) {
-        RoutingSession routing = session.routing();
-        return session.pooled() && Traceless.replayedSessionCommand(statement)
+        return endpoint.config().policy().connectionPool() != ConnectionPoolMode.NONE
+                && Traceless.replayedSessionCommand(statement)
                 && !routing.inTransaction() && routing.atTransactionBoundary() && !routing.pinnedToPrimary()
-                && !session.hasDeferredBegin();
+                && !deferredBegin.isHeld();
     }
 
     /** Answers the session command without a backend when it can; true when the client has its answer. */
     boolean answer(Statement statement, RouteDecision decision, ByteBuf frame) {
-        if (!eligible(statement) || !session.backends().isEmpty()) {
+        if (!eligible(statement) || !backends.isEmpty()) {
             return false;
         }
-        SessionBackends backends = session.backends();
         Optional<byte[]> known = backends.setAnswers().answer(backends.poolKey(), backends.stateTag(),
                 statement.sessionCommand().get().sql());
         if (known.isEmpty()) {
@@ -49,15 +64,14 @@ final class SetShortcut {
         }
         byte[] ok = known.get();
         frame.release();
-        session.routing().onStatementSent(statement, decision);
-        session.proxy().metrics().statementRouted(session.endpoint().name(), null, "local",
-                decision.reason().metricName());
-        int status = OkPacket.statusFlagsOf(Unpooled.wrappedBuffer(ok), session.identity().capabilities());
-        ByteBuf out = session.client().alloc().buffer(Packets.HEADER_SIZE + ok.length);
-        out.writeMediumLE(ok.length).writeByte(session.replies().sequence()).writeBytes(ok);
-        session.answeredLocally(status);
-        session.client().writeAndFlush(out, session.client().voidPromise());
-        session.routing().onResponse(status);
+        routing.onStatementSent(statement, decision);
+        metrics.statementRouted(endpoint.name(), null, "local", decision.reason().metricName());
+        int status = OkPacket.statusFlagsOf(Unpooled.wrappedBuffer(ok), replies.capabilities());
+        ByteBuf out = replies.alloc().buffer(Packets.HEADER_SIZE + ok.length);
+        out.writeMediumLE(ok.length).writeByte(replies.sequence()).writeBytes(ok);
+        answers.answeredOk(status);
+        replies.send(out);
+        routing.onResponse(status);
         return true;
     }
 
@@ -66,11 +80,10 @@ final class SetShortcut {
         if (!eligible(statement)) {
             return then;
         }
-        SessionBackends backends = session.backends();
         var key = backends.poolKey();
         String stateTag = backends.stateTag();
         String sql = statement.sessionCommand().get().sql();
-        long capabilities = session.identity().capabilities();
+        long capabilities = replies.capabilities();
         return new ForwardingListener() {
             private byte[] ok;
             private boolean single = true;

@@ -25,12 +25,19 @@ final class UserVariablePropagation extends ForwardingListener {
     /** How the replay history names a user variable, as SET statements of the client do. */
     private static final String USER_VARIABLE_PREFIX = "@";
 
-    private final ClientSession session;
+    private final CurrentCommand command;
+    private final BackgroundAnswers background;
+    private final RoutingSession routing;
+    private final SessionBackends backends;
     private final List<String> names;
     private final CommandListener own;
 
-    UserVariablePropagation(ClientSession session, List<String> names, CommandListener own) {
-        this.session = session;
+    UserVariablePropagation(CurrentCommand command, BackgroundAnswers background, RoutingSession routing,
+            SessionBackends backends, List<String> names, CommandListener own) {
+        this.command = command;
+        this.background = background;
+        this.routing = routing;
+        this.backends = backends;
         this.names = names;
         this.own = own;
     }
@@ -43,17 +50,16 @@ final class UserVariablePropagation extends ForwardingListener {
     @Override
     public void onComplete(BackendConnection primary, ResponseTracker tracker) {
         super.onComplete(primary, tracker);
-        if (tracker.endedWithError() || session.isClosed()) {
+        if (tracker.endedWithError() || command.sessionClosed()) {
             return;
         }
-        session.holdCommand();
-        RoutingSession routing = session.routing();
+        command.hold();
         ClientCharset charset = routing.clientCharset();
         InternalQuery.run(primary, charset.encode(UserVariableLiterals.question(names)))
                 .whenComplete((answer, error) -> primary.channel().eventLoop().execute(() -> {
                     Optional<String> assignment = error == null ? UserVariableLiterals.assignment(names, answer)
                             : Optional.empty();
-                    if (session.isClosed()) {
+                    if (command.sessionClosed()) {
                         return;
                     }
                     if (assignment.isEmpty()) {
@@ -61,19 +67,19 @@ final class UserVariablePropagation extends ForwardingListener {
                     } else {
                         giveToOthers(primary, new SessionCommand(assignment.get(), variables(), false, true, charset));
                     }
-                    session.commandDone();
-                    session.resume();
+                    command.done();
+                    command.resume();
                 }));
     }
 
     private void giveToOthers(BackendConnection primary, SessionCommand assignment) {
-        for (BackendConnection other : session.backends().all()) {
+        for (BackendConnection other : backends.all()) {
             if (other != primary) {
                 other.send(InternalQuery.queryPacket(other.channel().alloc().buffer(), assignment.bytes()),
-                        ResponseKind.RESULT, new Commands.SessionCommandSink(session));
+                        ResponseKind.RESULT, new SessionCommandSink(background));
             }
         }
-        session.routing().record(assignment);
+        routing.record(assignment);
     }
 
     private Set<String> variables() {

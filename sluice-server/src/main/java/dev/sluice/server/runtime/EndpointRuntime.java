@@ -38,7 +38,7 @@ public final class EndpointRuntime implements ActiveRequests {
         /** Close connections to removed or draining nodes if the session is at a transaction boundary. */
         void leaveRetiredNodesSoon();
 
-        /** The monitor found replica {@code nodeId} unreachable: stop waiting on it (see ClientSession). */
+        /** The monitor found replica {@code nodeId} unreachable: stop waiting on it (see frontend.NodeDepartures). */
         void leaveUnreachableReplica(int nodeId);
     }
 

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * snapshot, the endpoints and how Sluice presents itself. Thread-safe; what changes is held in
  * volatile snapshots or concurrent maps.
  */
-public final class ProxyRuntime {
+public final class ProxyRuntime implements NodeDirectory {
     private final BackendConnector connector;
     private final Authenticator authenticator;
     private final TopologyHolder topology;
@@ -135,6 +135,7 @@ public final class ProxyRuntime {
      * A session saw a node fail: take it out of the readable sets now (the monitor decides when it
      * is back) and have the monitor check it at once.
      */
+    @Override
     public void suspect(int nodeId, String reason) {
         topology.update(t -> t.node(nodeId)
                 .filter(n -> n.state().reachable())
@@ -222,10 +223,12 @@ public final class ProxyRuntime {
     }
 
     /** The node Sluice currently treats as primary (it follows switchovers). */
+    @Override
     public Optional<NodeRef> primary() {
         return topology.current().primary().map(this::ref);
     }
 
+    @Override
     public Optional<NodeRef> node(int id) {
         return topology.current().node(id).map(this::ref);
     }
@@ -235,6 +238,7 @@ public final class ProxyRuntime {
     }
 
     /** The addressable form of a node; cached, since addresses rarely change. */
+    @Override
     public NodeRef ref(Node n) {
         NodeRef r = refs.get(n.id());
         if (r == null || !r.address().toString().equals(n.address()) || !r.name().equals(n.name())) {

@@ -85,6 +85,26 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void anEndpointPrefersSluicesOwnZoneOnlyWhenToldAndWhenSluiceHasOne() throws Exception {
+        SluiceConfig c = ConfigLoader.parse("zone: a\n" + NODES + """
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033, prefer-same-zone: true}
+                  - {name: ro, listen: 127.0.0.1:6034, mode: read-only}
+                """);
+        assertThat(c.zone()).contains("a");
+        assertThat(c.endpoints().get(0).policy().preferredZone()).contains("a");
+        assertThat(c.endpoints().get(1).policy().preferredZone()).isEmpty();
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        assertThat(EndpointSettings.modified(c.endpoints().get(1), json.readTree("{\"prefer-same-zone\": true}"),
+                c.nodes(), c.zone()).policy().preferredZone()).contains("a");
+        assertThatThrownBy(() -> parse("""
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033, prefer-same-zone: true}
+                """)).isInstanceOf(ConfigException.class).hasMessageContaining("endpoints[0].prefer-same-zone")
+                .hasMessageContaining("zone: NAME");
+    }
+
+    @Test
     void defaultsFollowTheSpec() {
         EndpointPolicy e = parse("""
                 endpoints:

@@ -46,6 +46,8 @@ class ConfigWriterTest {
                 mode: read-only
                 nodes: [ro1, ro2]
                 max-replication-lag: 1h
+                prefer-same-zone: true
+            zone: "yes"
             admin: {listen: 0.0.0.0:8033, token: "tok: en # not a comment"}
             users:
               - {user: app, password: "true", full-auth: true}
@@ -75,6 +77,8 @@ class ConfigWriterTest {
         assertThat(reread.limits().ioThreads()).isEqualTo(255);
         assertThat(reread.monitor().password().value()).isEqualTo("0123");
         assertThat(reread.monitor().downAfter()).isEqualTo(3);
+        assertThat(reread.zone()).contains("yes");
+        assertThat(reread.endpoints().get(1).policy().preferredZone()).contains("yes");
         assertThat(reread.admin().token().value()).isEqualTo("tok: en # not a comment");
         assertThat(reread.users().get(0).password().value()).isEqualTo("true");
         assertThat(reread.users().get(0).fullAuth()).isTrue();
@@ -102,7 +106,7 @@ class ConfigWriterTest {
                 .contains("monitor:\n  user: monitor\n", "\nnodes:\n  - name: primary\n", "\nendpoints:\n  - name: rw\n",
                         "    consistency-timeout: 10ms\n", "\nadmin:\n  listen: 127.0.0.1:8033\n  token: \"\"\n")
                 // Sections left at their defaults stay out, as in the example.
-                .doesNotContain("limits:", "users:", "connect-timeout", "down-after", "---");
+                .doesNotContain("limits:", "users:", "connect-timeout", "down-after", "\nzone:", "prefer-same-zone", "---");
     }
 
     private static Path exampleFile() {

@@ -15,20 +15,17 @@ import org.junit.jupiter.api.Test;
 class ConsistencyWaitTest {
     private static final String WAIT_FOR_101 = "SELECT MASTER_GTID_WAIT('0-1-101', 0.010) AS w";
 
-    private SessionHarness h = SessionHarness.readWrite(
-            "balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}\nconsistency: session");
+    private SessionHarness h = SessionHarness.readsOnReplicas("consistency: session");
 
     @AfterEach
     void close() {
         h.close();
     }
 
-    private void commit(String gtid) {
-        h.query("INSERT INTO t VALUES (1)");
-        FakeBackend primary = h.backend("primary");
-        primary.takeClientCommand();
-        primary.okCommitted(gtid);
-        h.ok();
+    /** The test's session ends; another starts, on an endpoint with these keys. */
+    private void reopen(String endpointKeys) {
+        h.close();
+        h = SessionHarness.readsOnReplicas(endpointKeys);
     }
 
     @Test
@@ -39,7 +36,7 @@ class ConsistencyWaitTest {
 
     @Test
     void aReadAfterACommitTheReplicasHaveNotAppliedWaitsOnTheReplicaFirst() {
-        commit("0-1-101");
+        h.commit("0-1-101");
         h.query("SELECT a FROM t");
         FakeBackend ro1 = h.backend("ro1");
         assertThat(ro1.takeClientCommand()).isEqualTo(WAIT_FOR_101);
@@ -52,7 +49,7 @@ class ConsistencyWaitTest {
 
     @Test
     void aWaitThatTimesOutSendsTheReadToThePrimary() {
-        commit("0-1-101");
+        h.commit("0-1-101");
         h.query("SELECT a FROM t");
         FakeBackend ro1 = h.backend("ro1");
         assertThat(ro1.takeClientCommand()).isEqualTo(WAIT_FOR_101);
@@ -66,7 +63,7 @@ class ConsistencyWaitTest {
 
     @Test
     void aReplicaTheMonitorSawApplyTheCommitTakesTheReadWithoutWaiting() {
-        commit("0-1-101");
+        h.commit("0-1-101");
         h.applied("ro1", "0-1-101");
         h.applied("ro2", "0-1-101");
         h.query("SELECT a FROM t");
@@ -76,10 +73,8 @@ class ConsistencyWaitTest {
 
     @Test
     void withTheErrorTimeoutActionAReadThatCannotBeConsistentGetsTheRetryError() {
-        h.close();
-        h = SessionHarness.readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}\n"
-                + "consistency: session\nconsistency-timeout-action: error");
-        commit("0-1-101");
+        reopen("consistency: session\nconsistency-timeout-action: error");
+        h.commit("0-1-101");
         h.query("SELECT a FROM t");
         FakeBackend ro1 = h.backend("ro1");
         assertThat(ro1.takeClientCommand()).isEqualTo(WAIT_FOR_101);
@@ -90,16 +85,15 @@ class ConsistencyWaitTest {
 
     @Test
     void eventualConsistencyNeverWaits() {
-        h.close();
-        h = SessionHarness.readWrite();
-        commit("0-1-101");
+        reopen("consistency: eventual");
+        h.commit("0-1-101");
         h.query("SELECT a FROM t");
         assertThat(h.backend("ro1").takeClientCommand()).isEqualTo("SELECT a FROM t");
     }
 
     @Test
     void aReplicaDyingDuringTheWaitHasTheReadRunOnThePrimaryWithoutAnError() {
-        commit("0-1-101");
+        h.commit("0-1-101");
         h.query("SELECT a FROM t");
         FakeBackend ro1 = h.backend("ro1");
         assertThat(ro1.takeClientCommand()).isEqualTo(WAIT_FOR_101);
@@ -113,7 +107,7 @@ class ConsistencyWaitTest {
 
     @Test
     void aReplicaThatNeverAnswersItsWaitIsLeftAndTheReadRunsOnThePrimary() {
-        commit("0-1-101");
+        h.commit("0-1-101");
         h.query("SELECT a FROM t");
         FakeBackend ro1 = h.backend("ro1");
         assertThat(ro1.takeClientCommand()).isEqualTo(WAIT_FOR_101);
@@ -129,9 +123,7 @@ class ConsistencyWaitTest {
 
     @Test
     void aGlobalReadAsksThePrimaryForItsPositionAndWaitsForItOnAReplica() {
-        h.close();
-        h = SessionHarness.readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}\n"
-                + "consistency: global");
+        reopen("consistency: global");
         h.query("SELECT a FROM t");
         FakeBackend position = h.backend("primary");
         assertThat(position.login().user()).as("asked over the monitor's own connection").isEqualTo("monitor");

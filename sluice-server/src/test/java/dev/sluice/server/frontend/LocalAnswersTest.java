@@ -17,14 +17,6 @@ class LocalAnswersTest {
         h.close();
     }
 
-    private void commit(String gtid) {
-        h.query("INSERT INTO t VALUES (1)");
-        FakeBackend primary = h.backend("primary");
-        primary.takeClientCommand();
-        primary.okCommitted(gtid);
-        h.ok();
-    }
-
     @Test
     void lastGtidIsNullBeforeTheSessionCommittedAnything() {
         h.query("SELECT sluice_last_gtid()");
@@ -34,8 +26,8 @@ class LocalAnswersTest {
 
     @Test
     void lastGtidIsTheGtidOfTheSessionsLastTrackedCommit() {
-        commit("0-1-101");
-        commit("0-1-102");
+        h.commit("0-1-101");
+        h.commit("0-1-102");
         h.query("SELECT sluice_last_gtid()");
         assertThat(h.rows()).containsExactly(List.of("0-1-102"));
         assertThat(h.backend("primary").hasCommand()).isFalse();
@@ -44,7 +36,7 @@ class LocalAnswersTest {
 
     @Test
     void lastGtidColumnIsNamedByItsAlias() {
-        commit("0-1-101");
+        h.commit("0-1-101");
         h.query("SELECT sluice_last_gtid() AS token");
         assertThat(h.c.columnNames()).containsExactly("token");
     }

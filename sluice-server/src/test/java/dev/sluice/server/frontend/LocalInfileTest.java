@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class LocalInfileTest {
     private static final String LOAD = "LOAD DATA LOCAL INFILE 'rows.csv' INTO TABLE t";
 
-    private SessionHarness h = SessionHarness.readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}",
+    private SessionHarness h = SessionHarness.readWrite(SessionHarness.READS_ON_REPLICAS,
             SessionHarness.CLIENT_CAPABILITIES | Capabilities.CLIENT_LOCAL_FILES);
 
     @AfterEach
@@ -70,9 +70,8 @@ class LocalInfileTest {
     @Test
     void underTheTransactionPoolAnUploadTiesTheSessionToItsConnection() {
         h.close();
-        h = SessionHarness.readWrite("connection-pool: transaction\nbalancer: weighted\n"
-                + "weights: {primary: 0, ro1: 100, ro2: 100}", SessionHarness.CLIENT_CAPABILITIES
-                | Capabilities.CLIENT_LOCAL_FILES);
+        h = SessionHarness.readWrite("connection-pool: transaction\n" + SessionHarness.READS_ON_REPLICAS,
+                SessionHarness.CLIENT_CAPABILITIES | Capabilities.CLIENT_LOCAL_FILES);
         ClientEnd other = h.anotherClient();
         FakeBackend primary = fileRequested();
         h.c.sendContinuation(2, new byte[0]);

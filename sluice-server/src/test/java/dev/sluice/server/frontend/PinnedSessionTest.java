@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * procedure's session state, statements of unknown effect) is there only.
  */
 class PinnedSessionTest {
-    private final SessionHarness h = SessionHarness.readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}",
+    private final SessionHarness h = SessionHarness.readWrite(SessionHarness.READS_ON_REPLICAS,
             SessionHarness.CLIENT_CAPABILITIES | Capabilities.CLIENT_MULTI_STATEMENTS);
 
     @AfterEach
@@ -22,18 +22,9 @@ class PinnedSessionTest {
         h.close();
     }
 
-    private FakeBackend onPrimary(String sql) {
-        h.query(sql);
-        FakeBackend primary = h.backend("primary");
-        assertThat(primary.takeClientCommand()).isEqualTo(sql);
-        primary.ok();
-        h.ok();
-        return primary;
-    }
-
     @Test
     void aMultiStatementQueryRunsOnThePrimaryAndPinsTheReadsAfterIt() {
-        FakeBackend primary = onPrimary("SELECT 1; SELECT 2");
+        FakeBackend primary = h.write("SELECT 1; SELECT 2");
         h.query("SELECT 3");
         assertThat(primary.takeClientCommand()).isEqualTo("SELECT 3");
         assertThat(h.nodes.of("ro1")).isEmpty();
@@ -41,7 +32,7 @@ class PinnedSessionTest {
 
     @Test
     void aProcedureCallPinsTheReadsAfterIt() {
-        FakeBackend primary = onPrimary("CALL refresh_totals()");
+        FakeBackend primary = h.write("CALL refresh_totals()");
         h.query("SELECT total FROM totals");
         assertThat(primary.takeClientCommand()).isEqualTo("SELECT total FROM totals");
         assertThat(h.nodes.of("ro1")).isEmpty();
@@ -49,7 +40,7 @@ class PinnedSessionTest {
 
     @Test
     void aResetConnectionUnpinsTheSession() {
-        FakeBackend primary = onPrimary("CALL refresh_totals()");
+        FakeBackend primary = h.write("CALL refresh_totals()");
         h.c.resetConnection();
         assertThat(primary.takeClientCommand()).startsWith("COM_RESET_CONNECTION");
         primary.ok();

@@ -61,8 +61,7 @@ class PreviousTargetTest {
     @Test
     void underTheTransactionPoolAStatementWithWarningsKeepsItsConnectionForTheShowWarningsAfterIt() {
         h.close();
-        h = SessionHarness.readWrite("connection-pool: transaction\nbalancer: weighted\n"
-                + "weights: {primary: 0, ro1: 100, ro2: 100}");
+        h = SessionHarness.readWrite("connection-pool: transaction\n" + SessionHarness.READS_ON_REPLICAS);
         ClientEnd other = h.anotherClient();
         h.query("UPDATE t SET a = 'x'");
         FakeBackend first = h.backend("primary");

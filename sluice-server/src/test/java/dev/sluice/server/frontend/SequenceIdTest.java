@@ -62,7 +62,7 @@ class SequenceIdTest {
     @Test
     void aClientWithoutDeprecateEofGetsSluicesOwnResultSetWithItsEofPackets() {
         h.close();
-        h = SessionHarness.readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}",
+        h = SessionHarness.readWrite(SessionHarness.READS_ON_REPLICAS,
                 SessionHarness.CLIENT_CAPABILITIES & ~Capabilities.CLIENT_DEPRECATE_EOF);
         h.query("SELECT sluice_last_gtid()");
         List<ClientEnd.Packet> packets = h.c.packets();
@@ -76,7 +76,7 @@ class SequenceIdTest {
     @Test
     void aClientWithoutDeprecateEofGetsAForwardedResultSetWithItsEofPackets() {
         h.close();
-        h = SessionHarness.readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}",
+        h = SessionHarness.readWrite(SessionHarness.READS_ON_REPLICAS,
                 SessionHarness.CLIENT_CAPABILITIES & ~Capabilities.CLIENT_DEPRECATE_EOF);
         h.query("SELECT a FROM t");
         FakeBackend ro1 = h.backend("ro1");

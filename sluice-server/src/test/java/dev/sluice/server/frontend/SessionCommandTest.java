@@ -20,28 +20,10 @@ class SessionCommandTest {
         h.close();
     }
 
-    private FakeBackend read(String sql, String node) {
-        h.query(sql);
-        FakeBackend b = h.backend(node);
-        assertThat(b.takeClientCommand()).isEqualTo(sql);
-        b.rows(List.of("1"), List.of(List.of("1")));
-        assertThat(h.rows()).containsExactly(List.of("1"));
-        return b;
-    }
-
-    private FakeBackend write(String sql) {
-        h.query(sql);
-        FakeBackend primary = h.backend("primary");
-        assertThat(primary.takeClientCommand()).isEqualTo(sql);
-        primary.ok();
-        h.ok();
-        return primary;
-    }
-
     @Test
     void aSetGoesToEveryOpenBackendAndTheClientGetsThePrimarysAnswer() {
-        FakeBackend ro1 = read("SELECT 1", "ro1");
-        write("UPDATE t SET a = 1");
+        FakeBackend ro1 = h.read("SELECT 1", "ro1");
+        h.write("UPDATE t SET a = 1");
         h.query("SET sql_mode = 'ANSI'");
         FakeBackend primary = h.backend("primary");
         assertThat(ro1.takeClientCommand()).isEqualTo("SET sql_mode = 'ANSI'");
@@ -54,8 +36,8 @@ class SessionCommandTest {
 
     @Test
     void comInitDbGoesToEveryOpenBackendAndIsReplayedLater() {
-        FakeBackend ro1 = read("SELECT 1", "ro1");
-        write("UPDATE t SET a = 1");
+        FakeBackend ro1 = h.read("SELECT 1", "ro1");
+        h.write("UPDATE t SET a = 1");
         h.c.initDb("shop");
         FakeBackend primary = h.backend("primary");
         assertThat(primary.takeClientCommand()).isEqualTo("COM_INIT_DB " + hex("shop"));
@@ -74,8 +56,8 @@ class SessionCommandTest {
 
     @Test
     void aUseStatementGoesToEveryOpenBackend() {
-        FakeBackend ro1 = read("SELECT 1", "ro1");
-        write("UPDATE t SET a = 1");
+        FakeBackend ro1 = h.read("SELECT 1", "ro1");
+        h.write("UPDATE t SET a = 1");
         h.query("USE shop");
         FakeBackend primary = h.backend("primary");
         assertThat(ro1.takeClientCommand()).isEqualTo("USE shop");
@@ -87,8 +69,8 @@ class SessionCommandTest {
 
     @Test
     void aReplicaThatRefusesALiveSetLeavesTheSessionUnseenByTheClient() {
-        FakeBackend ro1 = read("SELECT 1", "ro1");
-        write("UPDATE t SET a = 1");
+        FakeBackend ro1 = h.read("SELECT 1", "ro1");
+        h.write("UPDATE t SET a = 1");
         h.query("SET time_zone = 'Europe/Paris'");
         FakeBackend primary = h.backend("primary");
         assertThat(ro1.takeClientCommand()).isEqualTo("SET time_zone = 'Europe/Paris'");
@@ -109,8 +91,8 @@ class SessionCommandTest {
 
     @Test
     void aReplicaThatAcceptedASetThePrimaryRefusedServesNoMoreReadsWithThatState() {
-        FakeBackend ro1 = read("SELECT 1", "ro1");
-        write("UPDATE t SET a = 1");
+        FakeBackend ro1 = h.read("SELECT 1", "ro1");
+        h.write("UPDATE t SET a = 1");
         h.query("SET time_zone = 'Europe/Paris'");
         FakeBackend primary = h.backend("primary");
         assertThat(ro1.takeClientCommand()).isEqualTo("SET time_zone = 'Europe/Paris'");

@@ -1,5 +1,7 @@
 package dev.sluice.server.frontend;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Command;
 import dev.sluice.routing.gtid.GtidPosition;
@@ -32,7 +34,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /**
- * One client session of a read-write endpoint over a primary and two replicas, with no network:
+ * One client session of a read-write (or read-only) endpoint over a primary and two replicas, with no network:
  * the client is an {@link EmbeddedChannel} the test writes commands into and reads answers from,
  * and every backend connection is a {@link FakeBackend} the test answers. The topology is healthy
  * (every node up, replicas without lag) unless the test changes it.
@@ -62,7 +64,7 @@ final class SessionHarness implements AutoCloseable {
     private final long clientCapabilities;
     private long nextConnectionId = 1;
 
-    private SessionHarness(String endpointKeys, long clientCapabilities) {
+    private SessionHarness(String mode, String endpointKeys, long clientCapabilities) {
         this.clientCapabilities = clientCapabilities;
         SluiceConfig config = ConfigLoader.parse("""
                 monitor: {user: monitor, password: monitor, interval: 1s}
@@ -74,8 +76,7 @@ final class SessionHarness implements AutoCloseable {
                 endpoints:
                   - name: rw
                     listen: 127.0.0.1:0
-                    mode: read-write
-                """ + endpointKeys.lines().map(l -> "    " + l).collect(Collectors.joining("\n", "", "\n")));
+                """ + ("mode: " + mode + "\n" + endpointKeys).lines().map(l -> "    " + l).collect(Collectors.joining("\n", "", "\n")));
         Topology healthy = ConfigLoader.topologyOf(config.nodes())
                 .withState("primary", NodeState.primary(APPLIED))
                 .withState("ro1", NodeState.replica(ReplicationLag.NONE, APPLIED))
@@ -106,7 +107,13 @@ final class SessionHarness implements AutoCloseable {
                 1 << 24, Map.of());
         ClientSession s = new ClientSession(channel, proxy, endpoint, nextConnectionId++, SCRAMBLE.clone(), identity,
                 Optional.of("test"));
-        channel.pipeline().addLast(new ClientSessionHandler(s));
+        if (endpoint.config().isReadOnly()) {
+            // As the login does: a read-only endpoint's session is given its replica first.
+            s.takeConnectionReplica().ifPresent(e -> {
+                throw new IllegalStateException("the login would be refused: " + e.message());
+            });
+        }
+        channel.pipeline().addLast(new ClientSessionHandler(s, proxy.config().limits().idleTimeout()));
         s.started();
         return s;
     }
@@ -127,15 +134,29 @@ final class SessionHarness implements AutoCloseable {
 
     /** A session on a read-write endpoint with these extra endpoint keys (YAML, one per line). */
     static SessionHarness readWrite(String endpointKeys) {
-        return new SessionHarness(endpointKeys, CLIENT_CAPABILITIES);
+        return new SessionHarness("read-write", endpointKeys, CLIENT_CAPABILITIES);
     }
 
+    /** A session on a read-only endpoint (named {@code rw} all the same) with these endpoint keys. */
+    static SessionHarness readOnly(String endpointKeys) {
+        return new SessionHarness("read-only", endpointKeys, CLIENT_CAPABILITIES);
+    }
+
+    /** Endpoint keys that send every read to a replica, none to the primary. */
+    static final String READS_ON_REPLICAS = "balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}";
+
+    /** A session whose reads go to the replicas. */
     static SessionHarness readWrite() {
-        return readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}");
+        return readWrite(READS_ON_REPLICAS);
+    }
+
+    /** A session whose reads go to the replicas, on an endpoint with these extra keys (YAML, one per line). */
+    static SessionHarness readsOnReplicas(String endpointKeys) {
+        return readWrite(READS_ON_REPLICAS + "\n" + endpointKeys);
     }
 
     static SessionHarness readWrite(String endpointKeys, long clientCapabilities) {
-        return new SessionHarness(endpointKeys, clientCapabilities);
+        return new SessionHarness("read-write", endpointKeys, clientCapabilities);
     }
 
     // ---- the client's side (the first client) ------------------------------------------------
@@ -171,6 +192,35 @@ final class SessionHarness implements AutoCloseable {
 
     List<List<String>> rows() {
         return c.rows();
+    }
+
+    /** The client reads one row through {@code node}, which the test answers with {@code 1}. */
+    FakeBackend read(String sql, String node) {
+        query(sql);
+        FakeBackend b = backend(node);
+        assertThat(b.takeClientCommand()).isEqualTo(sql);
+        b.rows(List.of("1"), List.of(List.of("1")));
+        assertThat(rows()).containsExactly(List.of("1"));
+        return b;
+    }
+
+    /** The client's statement runs on the primary, which answers OK. */
+    FakeBackend write(String sql) {
+        query(sql);
+        FakeBackend primary = backend("primary");
+        assertThat(primary.takeClientCommand()).isEqualTo(sql);
+        primary.ok();
+        ok();
+        return primary;
+    }
+
+    /** The client's INSERT commits on the primary as {@code gtid}, which session tracking reports. */
+    void commit(String gtid) {
+        query("INSERT INTO t VALUES (1)");
+        FakeBackend primary = backend("primary");
+        primary.takeClientCommand();
+        primary.okCommitted(gtid);
+        ok();
     }
 
     // ---- the backends' side -----------------------------------------------------------------

@@ -19,27 +19,9 @@ class SessionStateReplayTest {
         h.close();
     }
 
-    private FakeBackend read(String sql, String node) {
-        h.query(sql);
-        FakeBackend b = h.backend(node);
-        assertThat(b.takeClientCommand()).isEqualTo(sql);
-        b.rows(List.of("1"), List.of(List.of("1")));
-        assertThat(h.rows()).containsExactly(List.of("1"));
-        return b;
-    }
-
-    private FakeBackend write(String sql) {
-        h.query(sql);
-        FakeBackend primary = h.backend("primary");
-        assertThat(primary.takeClientCommand()).isEqualTo(sql);
-        primary.ok();
-        h.ok();
-        return primary;
-    }
-
     @Test
     void aSetIsReplayedOnABackendOpenedLaterBeforeTheClientsCommand() {
-        write("SET sql_mode = 'ANSI'");
+        h.write("SET sql_mode = 'ANSI'");
         h.query("SELECT 1");
         FakeBackend ro1 = h.backend("ro1");
         assertThat(ro1.takeClientCommand()).isEqualTo("SET sql_mode = 'ANSI'");
@@ -51,9 +33,9 @@ class SessionStateReplayTest {
 
     @Test
     void onlyTheLastSetOfAVariableIsReplayedAndInTheClientsOrder() {
-        write("SET sql_mode = 'ANSI'");
-        write("SET time_zone = '+00:00'");
-        write("SET sql_mode = 'TRADITIONAL'");
+        h.write("SET sql_mode = 'ANSI'");
+        h.write("SET time_zone = '+00:00'");
+        h.write("SET sql_mode = 'TRADITIONAL'");
         h.query("SELECT 1");
         FakeBackend ro1 = h.backend("ro1");
         assertThat(ro1.takeClientCommand()).isEqualTo("SET time_zone = '+00:00'");
@@ -67,7 +49,7 @@ class SessionStateReplayTest {
 
     @Test
     void aUseStatementIsReplayedOnABackendOpenedLater() {
-        write("USE shop");
+        h.write("USE shop");
         h.query("SELECT 1");
         FakeBackend ro1 = h.backend("ro1");
         assertThat(ro1.takeClientCommand()).isEqualTo("USE shop");
@@ -79,7 +61,7 @@ class SessionStateReplayTest {
 
     @Test
     void aReplicaThatRefusesAReplayedSetLeavesTheSessionAndTheReadGoesElsewhereWithoutError() {
-        write("SET sql_mode = 'ANSI'");
+        h.write("SET sql_mode = 'ANSI'");
         h.query("SELECT 1");
         FakeBackend ro1 = h.backend("ro1");
         assertThat(ro1.takeClientCommand()).isEqualTo("SET sql_mode = 'ANSI'");
@@ -96,18 +78,18 @@ class SessionStateReplayTest {
 
     @Test
     void readsOfATemporaryTableStayOnThePrimaryWhileOtherReadsGoToReplicas() {
-        FakeBackend primary = write("CREATE TEMPORARY TABLE scratch (a INT)");
+        FakeBackend primary = h.write("CREATE TEMPORARY TABLE scratch (a INT)");
         h.query("SELECT a FROM scratch");
         assertThat(primary.takeClientCommand()).isEqualTo("SELECT a FROM scratch");
         primary.rows(List.of("a"), List.of());
         assertThat(h.rows()).isEmpty();
         assertThat(h.nodes.of("ro1")).isEmpty();
-        read("SELECT a FROM t", "ro1");
+        h.read("SELECT a FROM t", "ro1");
     }
 
     @Test
     void aUserVariableSetOnThePrimaryIsCopiedAsALiteralSoThatReadsOfItGoToAReplica() {
-        FakeBackend ro1 = read("SELECT 1", "ro1");
+        FakeBackend ro1 = h.read("SELECT 1", "ro1");
         h.query("SET @v = 5");
         FakeBackend primary = h.backend("primary");
         assertThat(primary.takeClientCommand()).isEqualTo("SET @v = 5");
@@ -132,7 +114,7 @@ class SessionStateReplayTest {
 
     @Test
     void aResetConnectionForgetsTheSessionStateSoALaterBackendReplaysNothing() {
-        write("SET sql_mode = 'ANSI'");
+        h.write("SET sql_mode = 'ANSI'");
         h.c.resetConnection();
         FakeBackend primary = h.backend("primary");
         assertThat(primary.takeClientCommand()).startsWith("COM_RESET_CONNECTION");

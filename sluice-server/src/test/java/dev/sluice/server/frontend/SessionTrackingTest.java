@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class SessionTrackingTest {
     private static final long WITHOUT_TRACKING = SessionHarness.CLIENT_CAPABILITIES & ~Capabilities.CLIENT_SESSION_TRACK;
 
-    private SessionHarness h = SessionHarness.readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}",
+    private SessionHarness h = SessionHarness.readWrite(SessionHarness.READS_ON_REPLICAS,
             WITHOUT_TRACKING);
 
     @AfterEach
@@ -59,7 +59,7 @@ class SessionTrackingTest {
     void aCommitsOkReachesATrackingClientWithItsSessionState() {
         h.close();
         clientCapabilities = SessionHarness.CLIENT_CAPABILITIES;
-        h = SessionHarness.readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}",
+        h = SessionHarness.readWrite(SessionHarness.READS_ON_REPLICAS,
                 clientCapabilities);
         OkPacket ok = committed();
         assertThat(ServerStatus.has(ok.statusFlags(), ServerStatus.SESSION_STATE_CHANGED)).isTrue();

@@ -16,7 +16,7 @@ class TransactionPoolTest {
     private static final int IN_TRANS = ServerStatus.AUTOCOMMIT | ServerStatus.IN_TRANS;
 
     private final SessionHarness h = SessionHarness.readWrite(
-            "connection-pool: transaction\nbalancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}");
+            "connection-pool: transaction\n" + SessionHarness.READS_ON_REPLICAS);
     private final ClientEnd other = h.anotherClient();
 
     @AfterEach

@@ -103,8 +103,7 @@ class TransactionTest {
     @Test
     void withTransactionSplittingTheReadsBeforeTheFirstWriteGoToAReplica() {
         h.close();
-        h = SessionHarness.readWrite("balancer: weighted\nweights: {primary: 0, ro1: 100, ro2: 100}\n"
-                + "transaction-splitting: true");
+        h = SessionHarness.readsOnReplicas("transaction-splitting: true");
         // Splitting applies to READ COMMITTED sessions only: a snapshot read elsewhere would differ.
         h.query("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
         FakeBackend primary = h.backend("primary");

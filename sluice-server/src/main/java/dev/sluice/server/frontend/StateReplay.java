@@ -1,0 +1,88 @@
+package dev.sluice.server.frontend;
+
+import dev.sluice.protocol.Command;
+import dev.sluice.protocol.packet.Packets;
+import dev.sluice.protocol.stream.ResponseKind;
+import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.backend.BackendException;
+import dev.sluice.server.backend.InternalQuery;
+import dev.sluice.server.backend.QueryResult;
+import dev.sluice.server.backend.SessionTracking;
+import dev.sluice.server.backend.TextResultCollector;
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What a backend connection is sent to change the state it carries (BEHAVIOUR §7): a session's
+ * state before it serves that session — its replay, after a reset when it carried another
+ * session's — and a fresh state before it goes back to a pool. Everything goes in one write, and
+ * GTID tracking is asked for last, whatever the replay set.
+ */
+final class StateReplay {
+    private StateReplay() {
+    }
+
+    /**
+     * Gives {@code b} the session's state {@code tag} names, unless it already carries it; fails
+     * with the server's error when a command of the replay is refused.
+     */
+    static CompletableFuture<Void> giveSessionState(BackendConnection b, int nodeId, String tag, BackendState state) {
+        List<ReplayCommand> commands = new ArrayList<>();
+        if (b.stateTag() != null && b.stateTag().equals(tag)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        // A pooled connection given back reset (SessionBackends.returnReset) already carries the
+        // fresh state on its schema: a session on that schema only needs its own history, not a
+        // second reset.
+        if (b.stateTag() != null && !b.stateTag().equals(state.freshTag(state.schema()))) {
+            commands.add(new ReplayCommand(resetPacket(b), ResponseKind.SINGLE));
+            state.schema().ifPresent(s -> {
+                // Reset, the connection reads statements in the login's character set again.
+                byte[] use = state.loginCharset().encode("USE `" + s.replace("`", "``") + "`");
+                ByteBuf packet = b.channel().alloc().buffer(Packets.HEADER_SIZE + 1 + use.length);
+                packet.writeMediumLE(1 + use.length).writeByte(0).writeByte(Command.COM_QUERY).writeBytes(use);
+                commands.add(new ReplayCommand(packet, ResponseKind.RESULT));
+            });
+        }
+        commands.addAll(state.replay(nodeId));
+        // Last, so that a replayed SET session_track_system_variables (MariaDB Connector/J sends
+        // one at every connect) does not switch GTID tracking off again.
+        commands.add(trackGtids(b));
+        return run(b, commands);
+    }
+
+    /** Resets {@code b} to a fresh session (COM_RESET_CONNECTION), tracking GTIDs again. */
+    static CompletableFuture<Void> reset(BackendConnection b) {
+        return run(b, List.of(new ReplayCommand(resetPacket(b), ResponseKind.SINGLE), trackGtids(b)));
+    }
+
+    private static ReplayCommand trackGtids(BackendConnection b) {
+        return new ReplayCommand(InternalQuery.queryPacket(b.channel().alloc().buffer(),
+                SessionTracking.enableStatement(b.serverVersion())), ResponseKind.RESULT);
+    }
+
+    private static ByteBuf resetPacket(BackendConnection b) {
+        return b.channel().alloc().buffer(5).writeMediumLE(1).writeByte(0).writeByte(Command.COM_RESET_CONNECTION);
+    }
+
+    private static CompletableFuture<Void> run(BackendConnection b, List<ReplayCommand> commands) {
+        List<CompletableFuture<QueryResult>> results = new ArrayList<>(commands.size());
+        for (int i = 0; i < commands.size(); i++) {
+            ReplayCommand command = commands.get(i);
+            TextResultCollector collector = new TextResultCollector();
+            // One write for all: the server reads them in one go and answers them in one.
+            b.send(command.packet(), command.kind(), collector, i == commands.size() - 1);
+            results.add(collector.result());
+        }
+        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenAccept(v -> {
+            for (CompletableFuture<QueryResult> r : results) {
+                QueryResult q = r.join();
+                if (q.isError()) {
+                    throw new BackendException(q.error().get());
+                }
+            }
+        });
+    }
+}
