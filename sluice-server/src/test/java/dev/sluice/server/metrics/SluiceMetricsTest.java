@@ -63,7 +63,9 @@ class SluiceMetricsTest {
             }
             allocated = threads.getCurrentThreadAllocatedBytes() - before;
         }
-        assertThat(allocated).as("bytes allocated by 50,000 statements recorded").isLessThan(1_024);
+        assertThat(allocated).as("bytes allocated by 50,000 statements recorded: under one a statement (a key or a "
+                + "copy per statement would be a megabyte; what is left is the JIT's and the timers' own upkeep)")
+                .isLessThan(50_000);
         metrics.statementAnswered("rw", "ro1", TimeUnit.MILLISECONDS.toNanos(30));
         String text = metrics.scrape();
         assertThat(sample(text, "sluice_statement_duration_seconds_count", Map.of("endpoint", "rw", "node", "ro1")))
