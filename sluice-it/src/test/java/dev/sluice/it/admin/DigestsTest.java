@@ -171,8 +171,8 @@ class DigestsTest {
         PrometheusText before = PrometheusText.parse(send("GET", "/metrics", false).body());
         try (Connection f = sluice.connect("fresh"); Statement t = f.createStatement()) {
             // A position no replica will reach: the read waits its 100ms, then goes to the primary.
-            t.executeQuery("/*CONSISTENT_WITH=0-1-" + Integer.MAX_VALUE + "*/ SELECT v FROM test.digests_it WHERE id = 2")
-                    .close();
+            t.executeQuery("/*CONSISTENT_WITH=0-1-" + Integer.MAX_VALUE
+                    + "*/ SELECT v FROM test.digests_it WHERE id = 2").close();
         }
         PrometheusText after = PrometheusText.parse(send("GET", "/metrics", false).body());
         String wait = "sluice_consistency_wait_seconds_bucket";

@@ -24,7 +24,10 @@ final class HintReader {
     Optional<GtidPosition> token = Optional.empty();
     /** A CONSISTENT_WITH hint was written, whatever its position (parsed only when {@link #parseToken}). */
     boolean consistentWith;
-    /** Whether to parse the position of CONSISTENT_WITH: the digest needs only to know it was there, and allocates nothing. */
+    /**
+     * Whether to parse the position of CONSISTENT_WITH: the digest needs only to know it was there,
+     * and allocates nothing.
+     */
     private final boolean parseToken;
 
     HintReader() {

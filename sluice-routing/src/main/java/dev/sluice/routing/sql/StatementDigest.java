@@ -158,7 +158,8 @@ public final class StatementDigest {
             }
             case STRING -> value();
             case WORD -> word(sql);
-            case QUOTED_NAME, USER_VARIABLE, SYSTEM_VARIABLE -> out.write(Last.VALUE, sql, lexer.rawStart, lexer.rawEnd);
+            case QUOTED_NAME, USER_VARIABLE, SYSTEM_VARIABLE ->
+                    out.write(Last.VALUE, sql, lexer.rawStart, lexer.rawEnd);
             case ASSIGN -> out.write(Last.OPERATOR, sql, lexer.rawStart, lexer.rawEnd);
             case PUNCT -> punct(sql, open);
             case END -> { }

@@ -16,7 +16,10 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
-/** BEHAVIOUR §12: every case of {@code digest-cases.tsv} (statement → digest text and hints), and the digest's contract. */
+/**
+ * BEHAVIOUR §12: every case of {@code digest-cases.tsv} (statement → digest text and hints), and
+ * the digest's contract.
+ */
 class StatementDigestTest {
 
     private final StatementDigest digest = new StatementDigest();
