@@ -1,5 +1,5 @@
-// Sluice dashboard: polls DescribeDBProxy (v1/proxy) every second and the consistency-wait
-// figures of /metrics every few seconds, and redraws. Rates (QPS) are computed here, from the
+// Sluice dashboard: polls DescribeDBProxy (v1/proxy) every second, and the consistency-wait
+// figures of /metrics and the costliest query digests (v1/digests) every few seconds, and redraws. Rates (QPS) are computed here, from the
 // difference of the per-node, per-endpoint statement counters between two polls, so the server
 // keeps no per-viewer state. Everything is built with DOM calls and textContent: names come from
 // the configuration and are never interpreted as HTML.
@@ -7,6 +7,7 @@
 
 const PROXY_URL = 'v1/proxy';
 const METRICS_URL = 'metrics';
+const DIGESTS_URL = 'v1/digests?order=total&limit=15';
 const POLL_MS = 1000;
 const METRICS_POLL_MS = 3000;
 const WAIT_METRIC = 'sluice_consistency_wait_seconds';
@@ -243,5 +244,42 @@ async function pollMetrics() {
   }
 }
 
+function fmtMicros(us) {
+  if (us === null || us === undefined) return '–';
+  if (us >= 1e6) return (us / 1e6).toFixed(2) + ' s';
+  if (us >= 1e3) return (us / 1e3).toFixed(2) + ' ms';
+  return us + ' µs';
+}
+
+function renderDigests(report) {
+  const rows = (report.digests || []).map(d => el('tr', {'data-digest': d.digest},
+    el('td', {class: 'digest'}, el('code', {}, d.digest), d.hints ? ' ' : null,
+      d.hints ? badge(d.hints, 'hint') : null),
+    el('td', {}, d.endpoint),
+    el('td', {}, d.account || '–'),
+    el('td', {class: 'num'}, d.count),
+    el('td', {class: 'num' + (d.errors > 0 ? ' errors' : '')}, d.errors),
+    el('td', {class: 'num'}, fmtMicros(d.totalMicros)),
+    el('td', {class: 'num'}, fmtMicros(d.meanMicros)),
+    el('td', {class: 'num'}, fmtMicros(d.p99Micros)),
+    el('td', {class: 'num'}, fmtMicros(d.maxMicros)),
+    el('td', {class: 'num'}, d.rowsSent),
+    el('td', {class: 'num'}, d.onPrimary),
+    el('td', {class: 'num'}, d.onReplicas)));
+  if (rows.length > 0) document.querySelector('#digests tbody').replaceChildren(...rows);
+}
+
+async function pollDigests() {
+  try {
+    const response = await fetch(DIGESTS_URL, {cache: 'no-store'});
+    if (response.ok) renderDigests(await response.json());
+  } catch (e) {
+    // The proxy poll reports reachability; this panel just keeps its last figures.
+  } finally {
+    setTimeout(pollDigests, METRICS_POLL_MS);
+  }
+}
+
 pollProxy();
 pollMetrics();
+pollDigests();

@@ -21,6 +21,7 @@ import dev.sluice.server.config.EndpointConfig;
 import dev.sluice.server.config.MonitorConfig;
 import dev.sluice.server.consistency.PrimaryPositionSource;
 import dev.sluice.server.metrics.SluiceMetrics;
+import dev.sluice.server.metrics.TimedBackendConnector;
 import dev.sluice.server.monitor.Monitor;
 import dev.sluice.server.monitor.TopologyHolder;
 import dev.sluice.server.config.SluiceConfig;
@@ -63,6 +64,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
     private static final java.time.Duration PRIMARY_POSITION_TIMEOUT = java.time.Duration.ofSeconds(1);
     private static final int FIRST_ROUND_INTERVALS = 2;
     private static final long SHUTDOWN_WAIT_SECONDS = 4;
+    /** How long a metrics scrape waits for an I/O thread to report its pools' use. */
+    private static final Duration POOL_READ_TIMEOUT = Duration.ofSeconds(1);
     /** What Sluice's own connections (monitor, account loading) negotiate. */
     static final long INTERNAL_CAPABILITIES = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION
             | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA
@@ -104,8 +107,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         TopologyHolder topology = new TopologyHolder(ConfigLoader.topologyOf(config.nodes()));
         Set<String> fullAuthUsers = config.users().stream().filter(UserConfig::fullAuth).map(UserConfig::user)
                 .collect(Collectors.toSet());
-        this.runtime = new ProxyRuntime(config, connector, new Authenticator(accounts, fullAuthUsers), topology,
-                metrics);
+        this.runtime = new ProxyRuntime(config, new TimedBackendConnector(connector, metrics),
+                new Authenticator(accounts, fullAuthUsers), topology, metrics);
         runtime.clientSecurity(clientSecurity);
         holder[0] = runtime;
         LoginRequest monitorLogin = monitorLogin(config.monitor());
@@ -117,7 +120,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         runtime.primaryPositions(primaryPositions);
         this.control = new LiveProxyControl(runtime, this, configFile,
                 new Switchovers(runtime, workers, () -> monitorLogin(runtime.config().monitor())));
-        metrics.registerGauges(control::describe);
+        metrics.registerGauges(control::describe, () -> runtime.poolUse(POOL_READ_TIMEOUT));
         this.admin = new AdminServer(config.admin(), control, metrics);
     }
 

@@ -22,6 +22,21 @@ final class HintReader {
 
     Hint hint = Hint.NONE;
     Optional<GtidPosition> token = Optional.empty();
+    /** A CONSISTENT_WITH hint was written, whatever its position (parsed only when {@link #parseToken}). */
+    boolean consistentWith;
+    /**
+     * Whether to parse the position of CONSISTENT_WITH: the digest needs only to know it was there,
+     * and allocates nothing.
+     */
+    private final boolean parseToken;
+
+    HintReader() {
+        this(true);
+    }
+
+    HintReader(boolean parseToken) {
+        this.parseToken = parseToken;
+    }
 
     /** Whether the text starts with a comment (after blanks): only then can it carry hints. */
     static boolean startsWithComment(byte[] buf, int from, int to) {
@@ -88,7 +103,10 @@ final class HintReader {
         } else if (end - start > CONSISTENT_WITH.length
                 && WordHash.equalsFolded(buf, start, start + CONSISTENT_WITH.length, CONSISTENT_WITH)) {
             int eq = skipBlanks(buf, start + CONSISTENT_WITH.length, end);
-            if (eq < end && buf[eq] == '=' && end - eq - 1 <= MAX_TOKEN_CHARS) {
+            if (eq < end && buf[eq] == '=') {
+                consistentWith = true;
+            }
+            if (parseToken && eq < end && buf[eq] == '=' && end - eq - 1 <= MAX_TOKEN_CHARS) {
                 String text = new String(buf, eq + 1, end - eq - 1, StandardCharsets.ISO_8859_1);
                 token = GtidPosition.parse(text).filter(position -> !position.isEmpty());
             }

@@ -26,6 +26,9 @@ final class Lexer {
     TokenType type = TokenType.END;
     int start;
     int end;
+    /** The token as written, quotes and {@code @} included (for the digest text, BEHAVIOUR §12). */
+    int rawStart;
+    int rawEnd;
     long hash;
     int punct;
     boolean spaceBefore;
@@ -37,6 +40,8 @@ final class Lexer {
     private TokenType nType;
     private int nStart;
     private int nEnd;
+    private int nRawStart;
+    private int nRawEnd;
     /** The character set the text is written in: names are read in it. */
     ClientCharset charset = ClientCharset.UTF8MB4;
     private long nHash;
@@ -59,6 +64,8 @@ final class Lexer {
         type = TokenType.END;
         start = from;
         end = from;
+        rawStart = from;
+        rawEnd = from;
         hash = 0;
         punct = 0;
         spaceBefore = false;
@@ -77,6 +84,8 @@ final class Lexer {
         type = nType;
         start = nStart;
         end = nEnd;
+        rawStart = nRawStart;
+        rawEnd = nRawEnd;
         hash = nHash;
         punct = nPunct;
         spaceBefore = nSpace;
@@ -101,6 +110,11 @@ final class Lexer {
         return type == TokenType.PUNCT && punct == c;
     }
 
+    /** Start of the lookahead token as written (its opening quote, its {@code @}). */
+    int peekRawStart() {
+        return nRawStart;
+    }
+
     /** Start of the lookahead token (end of input when there is none). */
     int peekStart() {
         return nStart;
@@ -112,6 +126,12 @@ final class Lexer {
 
     private void lexNext() {
         nSpace = skipSpaceAndComments();
+        nRawStart = pos;
+        lexToken();
+        nRawEnd = pos;
+    }
+
+    private void lexToken() {
         nKeyword = Keyword.NONE;
         nScope = Keyword.NONE;
         nPunct = 0;

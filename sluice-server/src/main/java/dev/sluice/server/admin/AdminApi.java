@@ -2,13 +2,16 @@ package dev.sluice.server.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.server.config.ConfigException;
+import dev.sluice.server.digest.DigestOrder;
+import dev.sluice.server.digest.DigestSummary;
 import dev.sluice.server.metrics.SluiceMetrics;
 import java.util.LinkedHashMap;
 import dev.sluice.server.switchover.SwitchoverException;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -30,6 +33,8 @@ import org.slf4j.LoggerFactory;
  * GET    /v1/nodes/{name}           one node of DescribeDBProxy
  * DELETE /v1/nodes/{name}           remove a node
  * POST   /v1/nodes/{name}/drain     move sessions off a node
+ * GET    /v1/digests                query digests (?endpoint=, ?order=total|count|p99, ?limit=)
+ * DELETE /v1/digests                forget the query digests
  * POST   /v1/switchover             planned switchover, body {"to": NODE} optional (answered when done)
  * </pre>
  *
@@ -44,6 +49,8 @@ import org.slf4j.LoggerFactory;
 final class AdminApi {
     private static final Logger LOG = LoggerFactory.getLogger(AdminApi.class);
     private static final String V1 = "v1";
+    /** Rows of {@code GET /v1/digests} when no limit is given: a screenful and then some. */
+    private static final int DEFAULT_DIGEST_LIMIT = 100;
     private static final String ENDPOINT_EXAMPLE = "{\"name\": \"reports\", \"listen\": \"127.0.0.1:6035\", "
             + "\"mode\": \"read-only\"}";
     private static final String SETTINGS_EXAMPLE = "{\"weights\": {\"ro1\": 0}}";
@@ -173,6 +180,7 @@ final class AdminApi {
         return switch (p.size()) {
             case 2 -> switch (collection) {
                 case "proxy" -> on(r, Map.of("GET", () -> AdminResponse.json(AdminResponse.OK, control.describe())));
+                case "digests" -> digests(r);
                 case "endpoints" -> on(r, Map.of("POST", () -> change(r, () -> AdminResponse.json(
                         AdminResponse.CREATED, control.addEndpoint(AdminJson.object(r.body(), ENDPOINT_EXAMPLE))))));
                 case "nodes" -> on(r, Map.of("POST", () -> change(r, () -> AdminResponse.json(
@@ -216,6 +224,55 @@ final class AdminApi {
             return AdminResponse.noContent();
         }));
         return on(r, methods);
+    }
+
+    /** BEHAVIOUR §12: the query digests, most costly first, and forgetting them. */
+    private AdminResponse digests(AdminRequest r) {
+        Map<String, Supplier<AdminResponse>> methods = new LinkedHashMap<>();
+        methods.put("GET", () -> {
+            Optional<String> endpoint = Optional.ofNullable(r.parameter("endpoint")).filter(e -> !e.isEmpty());
+            endpoint.ifPresent(e -> control.describeEndpoint(e).orElseThrow(() -> unknownEndpoint(e)));
+            DigestOrder order = digestOrder(r.parameter("order"));
+            int limit = digestLimit(r.parameter("limit"));
+            return AdminResponse.json(AdminResponse.OK, new DigestReport(order.name().toLowerCase(Locale.ROOT),
+                    control.digests().top(endpoint, order, limit)));
+        });
+        methods.put("DELETE", () -> change(r, () -> {
+            control.digests().clear();
+            return AdminResponse.noContent();
+        }));
+        return on(r, methods);
+    }
+
+    /** {@code GET /v1/digests}: the order asked for and the rows. */
+    record DigestReport(String order, List<DigestSummary> digests) {
+    }
+
+    private static DigestOrder digestOrder(String value) {
+        if (value == null || value.isEmpty()) {
+            return DigestOrder.TOTAL;
+        }
+        for (DigestOrder o : DigestOrder.values()) {
+            if (o.name().equalsIgnoreCase(value)) {
+                return o;
+            }
+        }
+        throw new AdminException(AdminException.BAD_REQUEST, "order: '" + value + "' must be total, count or p99");
+    }
+
+    private static int digestLimit(String value) {
+        if (value == null || value.isEmpty()) {
+            return DEFAULT_DIGEST_LIMIT;
+        }
+        try {
+            int limit = Integer.parseInt(value);
+            if (limit > 0) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new AdminException(AdminException.BAD_REQUEST, "limit: '" + value + "' must be a positive number");
     }
 
     /** Runs the handler for the request's method, or answers 405 with the methods the path has. */

@@ -12,6 +12,7 @@ import dev.sluice.server.config.EndpointConfig;
 import dev.sluice.server.config.EndpointSettings;
 import dev.sluice.server.config.NodeConfig;
 import dev.sluice.server.config.SluiceConfig;
+import dev.sluice.server.digest.DigestStore;
 import dev.sluice.server.runtime.EndpointLifecycle;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.ProxyRuntime;
@@ -242,5 +243,10 @@ public final class LiveProxyControl implements ProxyControl {
     public java.util.concurrent.CompletableFuture<dev.sluice.server.switchover.SwitchoverOutcome> switchover(
             Optional<String> to) {
         return switchovers.start(to);
+    }
+
+    @Override
+    public DigestStore digests() {
+        return runtime.digests();
     }
 }

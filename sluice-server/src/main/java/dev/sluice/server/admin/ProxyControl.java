@@ -2,6 +2,7 @@ package dev.sluice.server.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.server.digest.DigestStore;
 import java.util.Optional;
 
 /**
@@ -39,6 +40,9 @@ public interface ProxyControl {
 
     /** Moves existing sessions off a node at their next transaction boundary; new sessions avoid it. */
     NodeDescription drainNode(String name);
+
+    /** The query digests of the running proxy (BEHAVIOUR §12), to read and to clear. */
+    DigestStore digests();
 
     /** Writes the running configuration back to its file (atomically), when it was started from one. */
     void persist();

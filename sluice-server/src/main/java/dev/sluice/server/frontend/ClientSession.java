@@ -55,6 +55,9 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     private final BackendFailures failures;
     private final CommandRunner runner;
     private final PreviousStatement previous = new PreviousStatement();
+    private final PreparedStatements statements = new PreparedStatements();
+    /** What each statement cost (BEHAVIOUR §12): started with each command, ended by the runner. */
+    private final StatementCosts costs;
     private final LocalAnswers answers;
     private final DeferredBegin deferredBegin;
     private final Commands commands;
@@ -79,8 +82,10 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         this.departures = new NodeDepartures(connectionId, client, endpoint::view, routing, backends, forwarder,
                 inbox::commandRunning, proxy.config().monitor().queryTimeout());
         this.failures = new BackendFailures(connectionId, retries, backends, routing, status, endpoint::view, proxy);
+        this.costs = new StatementCosts(proxy.digests().forLoop(loop), proxy.metrics(), endpoint, login, routing,
+                statements);
         this.runner = new CommandRunner(loop, inbox, replies, forwarder, backends, endpoint, status, retries,
-                handBack, departures, failures, this::transactionPool, this::close);
+                handBack, departures, failures, costs, this::transactionPool, this::close);
         this.answers = new LocalAnswers(replies, status, previous, routing);
         this.deferredBegin = new DeferredBegin(answers, status, routing, runner::handBackAtBoundary);
         this.killTarget = new SessionKillTarget(login, loop, this::close, inbox::commandRunning, forwarder);
@@ -100,7 +105,6 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         OwnConnectionId ownId = new OwnConnectionId(login.connectionId(), routing::clientCharset, alloc);
         KillCommands kills = new KillCommands(runner, answers, login, routing, proxy, proxy::session,
                 new KillPermission(runner, () -> proxy.primary().or(this::firstNode), loop), loop, alloc);
-        PreparedStatements statements = new PreparedStatements();
         PreparedCommands prepared = new PreparedCommands(runner, runner, statements,
                 new PreparedOnConnection(runner, runner, backends), executor, routing, endpoint, proxy,
                 this::firstNode, backends, retries, handBack, ownId, answers, proxy.metrics());
@@ -140,6 +144,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         retries.newCommand();
         CommandFrame frame = new CommandFrame(packet);
         try {
+            costs.commandStarts(command, packet);
             commands.dispatch(command, frame);
         } catch (RuntimeException e) {
             // A bug on some input must cost this session only. Unhandled, the exception would surface

@@ -34,6 +34,7 @@ final class CommandRunner implements CurrentCommand, BackgroundAnswers {
     private final TransactionPoolHandBack handBack;
     private final NodeDepartures departures;
     private final BackendFailures failures;
+    private final StatementCosts costs;
     private final BooleanSupplier transactionPool;
     private final Runnable closeSession;
     /** The listener of the command running on a backend. */
@@ -45,7 +46,7 @@ final class CommandRunner implements CurrentCommand, BackgroundAnswers {
     CommandRunner(EventLoop loop, ClientInbox inbox, ClientReplies replies, ClientForwarder forwarder,
             SessionBackends backends, EndpointRuntime endpoint, ClientStatus status, ReadRetries retries,
             TransactionPoolHandBack handBack, NodeDepartures departures, BackendFailures failures,
-            BooleanSupplier transactionPool, Runnable closeSession) {
+            StatementCosts costs, BooleanSupplier transactionPool, Runnable closeSession) {
         this.loop = loop;
         this.inbox = inbox;
         this.replies = replies;
@@ -57,6 +58,7 @@ final class CommandRunner implements CurrentCommand, BackgroundAnswers {
         this.handBack = handBack;
         this.departures = departures;
         this.failures = failures;
+        this.costs = costs;
         this.transactionPool = transactionPool;
         this.closeSession = closeSession;
     }
@@ -157,6 +159,7 @@ final class CommandRunner implements CurrentCommand, BackgroundAnswers {
         current = CommandListener.NONE;
         inbox.idle();
         requestEnded();
+        costs.answered(backend.nodeId(), tracker);
         retries.release();
         handBack.statementAnswered(tracker.lastWarnings());
         done.onComplete(backend, tracker);

@@ -1,5 +1,6 @@
 package dev.sluice.server.frontend;
 
+import dev.sluice.server.digest.DigestKey;
 import dev.sluice.routing.sql.Statement;
 import dev.sluice.server.backend.BackendConnection;
 import java.util.HashMap;
@@ -30,6 +31,8 @@ final class PreparedStatement {
     private byte[] paramTypes;
     private Place cursor = Place.NONE;
     private Place longData = Place.NONE;
+    /** Its query digest (BEHAVIOUR §12), computed at its first EXECUTE. */
+    private DigestKey digest;
 
     /** The statement's id on one backend connection, and whether that connection has the current types. */
     record OnConnection(long connectionSerial, int backendId, boolean typesSent) {
@@ -80,6 +83,14 @@ final class PreparedStatement {
 
     String sql() {
         return sql;
+    }
+
+    DigestKey digest() {
+        return digest;
+    }
+
+    void digest(DigestKey key) {
+        this.digest = key;
     }
 
     /** What the prepared text is, for routing each EXECUTE. */

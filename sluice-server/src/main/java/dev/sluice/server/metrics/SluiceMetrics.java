@@ -1,6 +1,7 @@
 package dev.sluice.server.metrics;
 
 import dev.sluice.server.admin.ProxyDescription;
+import dev.sluice.server.pool.NodePoolUse;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -11,11 +12,14 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * Sluice's Prometheus metrics (BEHAVIOUR §12), all named {@code sluice_…}, plus the JVM's.
@@ -37,12 +41,22 @@ public final class SluiceMetrics implements AutoCloseable {
     public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
     /** The label value used where an event has no node (e.g. a statement rejected before routing). */
     static final String NO_NODE = "none";
+    /**
+     * Bucket bounds of the latency histograms: from a point select on a warm replica to a report,
+     * a connect through a slow network, or a consistency wait that ran to its timeout.
+     */
+    static final Duration[] LATENCY_BUCKETS = Stream.of(100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000,
+            50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000)
+            .map(Duration::ofNanos).map(d -> d.multipliedBy(1_000)).toArray(Duration[]::new);
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private final ConcurrentMap<RouteKey, Counter> routed = new ConcurrentHashMap<>();
     private final ConcurrentMap<ConnectKey, Counter> connects = new ConcurrentHashMap<>();
     private final ConcurrentMap<WaitKey, Timer> waits = new ConcurrentHashMap<>();
+    /** By endpoint, then node: two lookups by String, so that recording allocates no key. */
+    private final ConcurrentMap<String, ConcurrentMap<String, Timer>> statementDurations = new ConcurrentHashMap<>();
+    private final ConcurrentMap<ConnectKey, Timer> connectDurations = new ConcurrentHashMap<>();
     private final ConcurrentMap<ErrorKey, Counter> errors = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> sessionsOpened = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> sessionsClosed = new ConcurrentHashMap<>();
@@ -100,6 +114,34 @@ public final class SluiceMetrics implements AutoCloseable {
         cached(waits, new WaitKey(endpoint, outcome), k -> Timer.builder("sluice.consistency.wait")
                 .description("Reads that waited for a fresh enough replica, by endpoint and outcome")
                 .tag("endpoint", label(k.endpoint)).tag("outcome", label(k.outcome))
+                .serviceLevelObjectives(LATENCY_BUCKETS)
+                .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * A statement's answer is complete: {@code nanos} from its arrival to the end of its answer,
+     * on {@code node} (null when the node left the topology meanwhile).
+     */
+    public void statementAnswered(String endpoint, String node, long nanos) {
+        String nodeLabel = label(node);
+        ConcurrentMap<String, Timer> byNode = cached(statementDurations, endpoint, e -> new ConcurrentHashMap<>());
+        Timer timer = byNode.get(nodeLabel);
+        if (timer == null) {
+            timer = byNode.computeIfAbsent(nodeLabel, n -> Timer.builder("sluice.statement.duration")
+                    .description("Statements from their arrival to the end of their answer, by endpoint and node")
+                    .tag("endpoint", label(endpoint)).tag("node", n)
+                    .serviceLevelObjectives(LATENCY_BUCKETS)
+                    .register(registry));
+        }
+        timer.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** A connection to {@code node} was opened and logged in ({@code ok}), or failed, after {@code nanos}. */
+    public void backendConnectDuration(String node, boolean ok, long nanos) {
+        cached(connectDurations, new ConnectKey(node, ok), k -> Timer.builder("sluice.backend.connect.duration")
+                .description("Backend connections from the connect to the end of the login, by node and outcome")
+                .tag("node", label(k.node)).tag("outcome", k.ok ? "ok" : "failed")
+                .serviceLevelObjectives(LATENCY_BUCKETS)
                 .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
     }
 
@@ -138,10 +180,15 @@ public final class SluiceMetrics implements AutoCloseable {
      * added or removed at run time gain or lose their series at the next scrape. Call once.
      */
     public void registerGauges(Supplier<ProxyDescription> description) {
+        registerGauges(description, List::of);
+    }
+
+    /** As {@link #registerGauges(Supplier)}, with the use of the connection pools per endpoint and node. */
+    public void registerGauges(Supplier<ProxyDescription> description, Supplier<List<NodePoolUse>> pools) {
         if (gauges != null) {
             throw new IllegalStateException("the topology gauges are registered already");
         }
-        gauges = new TopologyGauges(registry, description);
+        gauges = new TopologyGauges(registry, description, pools);
     }
 
     /** The whole exposition in the Prometheus text format ({@link #CONTENT_TYPE}), gauges refreshed first. */

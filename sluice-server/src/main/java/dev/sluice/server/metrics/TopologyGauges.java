@@ -3,12 +3,14 @@ package dev.sluice.server.metrics;
 import dev.sluice.server.admin.EndpointDescription;
 import dev.sluice.server.admin.NodeDescription;
 import dev.sluice.server.admin.ProxyDescription;
+import dev.sluice.server.pool.NodePoolUse;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -27,6 +29,7 @@ final class TopologyGauges {
 
     private final MeterRegistry registry;
     private final Supplier<ProxyDescription> description;
+    private final Supplier<List<NodePoolUse>> pools;
     private final Map<Series, Level> levels = new HashMap<>();
 
     /** One gauge series: a metric and the endpoint and/or node it is about (null when not labelled so). */
@@ -53,9 +56,11 @@ final class TopologyGauges {
         }
     }
 
-    TopologyGauges(MeterRegistry registry, Supplier<ProxyDescription> description) {
+    TopologyGauges(MeterRegistry registry, Supplier<ProxyDescription> description,
+            Supplier<List<NodePoolUse>> pools) {
         this.registry = registry;
         this.description = description;
+        this.pools = pools;
     }
 
     /** Reads the description and brings every gauge (and the set of series) up to date. */
@@ -69,6 +74,7 @@ final class TopologyGauges {
             return;
         }
         Map<Series, Double> now = observe(d);
+        observePools(now);
         for (Map.Entry<Series, Double> e : now.entrySet()) {
             Level level = levels.computeIfAbsent(e.getKey(), this::register);
             level.value = e.getValue();
@@ -87,6 +93,26 @@ final class TopologyGauges {
         level.gauge = Gauge.builder(s.name(), level, Level::value).description(s.description()).baseUnit(s.unit())
                 .tags(s.tags()).strongReference(true).register(registry);
         return level;
+    }
+
+    /** Pool use per endpoint and node (endpoints with a pool only); a failed reading leaves the pool series out. */
+    private void observePools(Map<Series, Double> out) {
+        List<NodePoolUse> uses;
+        try {
+            uses = pools.get();
+        } catch (RuntimeException e) {
+            LOG.warn("cannot read the connection pools for the metrics: {}", e.toString());
+            return;
+        }
+        for (NodePoolUse u : uses) {
+            out.put(new Series("sluice.pool.connections.in.use", "Pooled connections to the node leased to sessions "
+                    + "of the endpoint (or logging in for one)", null, u.endpoint(), u.node()),
+                    (double) u.use().inUse());
+            out.put(new Series("sluice.pool.connections.idle", "Pooled connections to the node ready for the "
+                    + "endpoint's next session", null, u.endpoint(), u.node()), (double) u.use().idle());
+            out.put(new Series("sluice.pool.waiting", "Sessions of the endpoint waiting for a pooled connection "
+                    + "to the node", null, u.endpoint(), u.node()), (double) u.use().waiting());
+        }
     }
 
     private static Map<Series, Double> observe(ProxyDescription d) {

@@ -80,6 +80,20 @@ public final class LoopPool implements AutoCloseable {
         return s == null ? 0 : s.idle.size();
     }
 
+    /** What this pool holds for {@code nodeId}, read on its own loop (the only thread that changes it). */
+    public Future<PoolUse> use(int nodeId) {
+        return loop.inEventLoop() ? loop.newSucceededFuture(useNow(nodeId)) : loop.submit(() -> useNow(nodeId));
+    }
+
+    private PoolUse useNow(int nodeId) {
+        NodeSlots s = nodes.get(nodeId);
+        if (s == null) {
+            return PoolUse.NONE;
+        }
+        int waiting = (int) s.waiters.stream().filter(w -> !w.promise().isDone()).count();
+        return new PoolUse(s.open - s.idle.size(), s.idle.size(), waiting);
+    }
+
     /** Which logins this loop's connections had accepted lately; see {@link LoginEvidence}. */
     public LoginEvidence logins() {
         return logins;

@@ -2,8 +2,16 @@ package dev.sluice.server.runtime;
 
 import dev.sluice.routing.EndpointView;
 import dev.sluice.routing.balance.ActiveRequests;
+import dev.sluice.routing.policy.ConnectionPoolMode;
 import dev.sluice.routing.topology.Topology;
 import dev.sluice.server.config.EndpointConfig;
+import dev.sluice.server.pool.PoolUse;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -139,6 +147,29 @@ public final class EndpointRuntime implements ActiveRequests {
     /** Backend connections the pools hold to {@code nodeId}, idle or leased. */
     public int pooledConnections(int nodeId) {
         return pools.values().stream().mapToInt(p -> p.open(nodeId)).sum();
+    }
+
+    /**
+     * What this endpoint's pools hold for {@code nodeId}, summed over the I/O threads; each pool is
+     * read on its own thread, waiting at most {@code timeout} for it. Empty when the endpoint has no
+     * pool ({@code connection-pool: none}).
+     */
+    public Optional<PoolUse> poolUse(int nodeId, Duration timeout) {
+        if (config.policy().connectionPool() == ConnectionPoolMode.NONE) {
+            return Optional.empty();
+        }
+        PoolUse sum = PoolUse.NONE;
+        for (var p : pools.values()) {
+            try {
+                sum = sum.plus(p.use(nodeId).get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+                // A busy or stopped thread: its share is left out of this reading.
+            }
+        }
+        return Optional.of(sum);
     }
 
     /** Closes the pools' idle connections (the endpoint stops). */

@@ -8,9 +8,14 @@ import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.config.ConfigValues;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.consistency.PrimaryPositionSource;
+import dev.sluice.server.digest.DigestStore;
 import dev.sluice.server.metrics.SluiceMetrics;
 import dev.sluice.server.monitor.TopologyHolder;
+import dev.sluice.server.pool.NodePoolUse;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,6 +37,7 @@ public final class ProxyRuntime implements NodeDirectory {
     private volatile ServerIdentity identity = ServerIdentity.FALLBACK;
     private volatile PrimaryPositionSource primaryPositions;
     private final SluiceMetrics metrics;
+    private final DigestStore digests = new DigestStore();
     private volatile java.util.function.IntConsumer probeNow = id -> { };
     private volatile ClientSecurity clientSecurity = ClientSecurity.NONE;
     private final PrimaryHold primaryHold = new PrimaryHold();
@@ -149,6 +155,22 @@ public final class ProxyRuntime implements NodeDirectory {
         for (EndpointRuntime e : endpoints.values()) {
             e.sessionsLeaveRetiredNodes();
         }
+    }
+
+    /** Pool use per endpoint with a pool and node of the topology, for the metrics (BEHAVIOUR §12). */
+    public List<NodePoolUse> poolUse(Duration timeout) {
+        List<NodePoolUse> all = new ArrayList<>();
+        for (EndpointRuntime e : endpoints.values()) {
+            for (Node n : topology().nodes()) {
+                e.poolUse(n.id(), timeout).ifPresent(u -> all.add(new NodePoolUse(e.name(), n.name(), u)));
+            }
+        }
+        return all;
+    }
+
+    /** The query digests of every I/O thread (BEHAVIOUR §12). */
+    public DigestStore digests() {
+        return digests;
     }
 
     public SluiceMetrics metrics() {

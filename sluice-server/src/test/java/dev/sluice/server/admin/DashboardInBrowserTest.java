@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sluice.server.config.AdminConfig;
+import dev.sluice.server.digest.DigestEntry;
+import dev.sluice.server.digest.LoopDigests;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import dev.sluice.server.net.HostPort;
 import dev.sluice.server.metrics.SluiceMetrics;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The dashboard's JavaScript, run in headless Chromium against {@link FakeProxyControl}: it
  * renders the topology, the per-endpoint weights and readable flags, the rates and read shares it
- * computes from the statement counters, and the consistency waits it reads from /metrics. (The
+ * computes from the statement counters, the consistency waits it reads from /metrics, and the
+ * costliest query digests. (The
  * end-to-end version against a real cluster is {@code sluice-it}'s {@code DashboardTest}.)
  */
 class DashboardInBrowserTest {
@@ -55,6 +59,10 @@ class DashboardInBrowserTest {
         control.drainNode("ro1");
         metrics = new SluiceMetrics();
         metrics.consistencyWait("rw", "timeout-primary", TimeUnit.MILLISECONDS.toNanos(10));
+        LoopDigests digests = control.digests().forLoop(ImmediateEventExecutor.INSTANCE);
+        DigestEntry update = digests.find(digests.digester().digest("/*FORCE_MASTER*/ UPDATE t SET a = 1 WHERE id < 5"),
+                "rw", "app", "test");
+        digests.record(update, TimeUnit.MILLISECONDS.toNanos(3), true, 0, true, 1_000);
         server = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", 0), ""), control, metrics);
         server.start();
     }
@@ -116,5 +124,9 @@ class DashboardInBrowserTest {
 
         String waits = between(dom, "<table id=\"waits\">", "</table>");
         assertThat(waits).contains("data-outcome=\"timeout-primary\"", "timeout → primary", "10.00 ms");
+
+        String digests = between(dom, "<table id=\"digests\">", "</table>");
+        assertThat(digests).contains("<code>UPDATE t SET a = ? WHERE id &lt; ?</code>", "badge hint\">FORCE_MASTER<",
+                "<td class=\"num errors\">1</td>", "3.00 ms").doesNotContain("no statements counted yet");
     }
 }

@@ -11,6 +11,7 @@ import dev.sluice.server.config.EndpointConfig;
 import dev.sluice.server.config.EndpointSettings;
 import dev.sluice.server.config.NodeConfig;
 import dev.sluice.server.config.SluiceConfig;
+import dev.sluice.server.digest.DigestStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ import java.util.Set;
  * the real implementation has its own end-to-end tests.
  */
 public final class FakeProxyControl implements ProxyControl {
+    private final DigestStore digests = new DigestStore();
     public static final String CONFIG = """
             monitor: {user: monitor, password: monitor, interval: 1s}
             nodes:
@@ -258,5 +260,10 @@ public final class FakeProxyControl implements ProxyControl {
                     dev.sluice.server.switchover.SwitchoverException.refused("switchover refused: no replica can take over"));
         }
         return java.util.concurrent.CompletableFuture.completedFuture(nextSwitchover);
+    }
+
+    @Override
+    public DigestStore digests() {
+        return digests;
     }
 }

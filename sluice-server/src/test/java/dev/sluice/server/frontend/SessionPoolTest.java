@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.protocol.ServerStatus;
 import dev.sluice.server.backend.FakeBackend;
+import dev.sluice.server.pool.NodePoolUse;
+import dev.sluice.server.pool.PoolUse;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +33,17 @@ class SessionPoolTest {
         ro1.rows(List.of("1"), List.of(List.of("1")));
         h.rows();
         return ro1;
+    }
+
+    @Test
+    void thePoolsUseIsReportedPerEndpointAndNode() {
+        firstClientReads();
+        assertThat(h.proxy.poolUse(Duration.ofSeconds(1))).as("leased to the session")
+                .contains(new NodePoolUse("rw", "ro1", new PoolUse(1, 0, 0)))
+                .contains(new NodePoolUse("rw", "ro2", PoolUse.NONE));
+        h.c.quit();
+        assertThat(h.proxy.poolUse(Duration.ofSeconds(1))).as("back in the pool")
+                .contains(new NodePoolUse("rw", "ro1", new PoolUse(0, 1, 0)));
     }
 
     @Test
