@@ -301,6 +301,18 @@ public final class RawMysqlClient implements AutoCloseable {
         }
     }
 
+    /** True when the peer closed cleanly: reads reach the end of the stream, not a reset. */
+    public boolean closedCleanly() throws IOException {
+        try {
+            while (in.read() >= 0) {
+                // what is left before the end of the stream does not matter here
+            }
+            return true;
+        } catch (SocketException e) {
+            return false;
+        }
+    }
+
     /** True when the peer has closed: the next read sees end of stream (or a reset) within the timeout. */
     public boolean awaitClosed() throws IOException {
         try {

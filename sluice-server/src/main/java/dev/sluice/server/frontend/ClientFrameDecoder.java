@@ -20,21 +20,31 @@ import java.util.List;
  */
 final class ClientFrameDecoder extends ByteToMessageDecoder {
     private final long maxLogicalPayload;
+    private final DrainBeforeClose drain;
     private long logicalSoFar;
     private boolean first = true;
+    private boolean discarding;
 
-    ClientFrameDecoder(long maxLogicalPayload) {
+    ClientFrameDecoder(long maxLogicalPayload, DrainBeforeClose drain) {
         this.maxLogicalPayload = maxLogicalPayload;
+        this.drain = drain;
     }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (discarding) {
+            // The rest of a packet over the limit, and whatever follows it: the connection is ending.
+            in.skipBytes(in.readableBytes());
+            return;
+        }
         while (in.readableBytes() >= Packets.HEADER_SIZE) {
             int start = in.readerIndex();
             int length = Packets.payloadLength(in, start);
             logicalSoFar += length;
             if (logicalSoFar > maxLogicalPayload) {
                 in.skipBytes(in.readableBytes());
+                discarding = true;
+                drain.drainOnClose();
                 out.add(new OversizedPacket(logicalSoFar, maxLogicalPayload, Packets.sequenceId(in, start)));
                 return;
             }

@@ -47,7 +47,10 @@ public final class EndpointListener {
                         SessionMemory memory = SessionMemory.of(proxy.config().limits().sessionMemory());
                         ch.config().setWriteBufferWaterMark(memory.outbound());
                         ch.pipeline().addLast("allow", new AllowListGate(endpoint));
-                        ch.pipeline().addLast("frames", new ClientFrameDecoder(proxy.config().limits().maxPacketSize()));
+                        DrainBeforeClose drain = new DrainBeforeClose();
+                        ch.pipeline().addLast("drain", drain);
+                        ch.pipeline().addLast("frames", new ClientFrameDecoder(proxy.config().limits().maxPacketSize(),
+                                drain));
                         ch.pipeline().addLast("budget", new InboundBudget(memory.inbound()));
                         ch.pipeline().addLast("login", new ClientHandshakeHandler(proxy, endpoint));
                     }
