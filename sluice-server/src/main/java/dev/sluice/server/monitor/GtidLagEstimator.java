@@ -51,6 +51,12 @@ public final class GtidLagEstimator {
         return 0;
     }
 
+    /** True when a primary position has been seen and {@code position} contains the newest one. */
+    public synchronized boolean hasNewest(GtidPosition position) {
+        Sample last = primarySamples.peekLast();
+        return last != null && position.contains(last.position());
+    }
+
     /** The newest primary position seen, if any. */
     public synchronized java.util.Optional<GtidPosition> latestPrimary() {
         Sample last = primarySamples.peekLast();

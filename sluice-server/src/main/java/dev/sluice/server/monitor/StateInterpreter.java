@@ -10,12 +10,23 @@ import dev.sluice.routing.topology.ReplicationLag;
  * stopped or failing replication, or a NULL {@code Seconds_Behind_Master}, is "broken". A replica
  * whose I/O thread alone is down keeps its GTID-derived lag (its replication still counts as
  * broken): see {@code ReadableRules} for why that matters when the primary is down.
+ *
+ * <p>A replica that has applied the newest position the primary was seen at lags nothing Sluice
+ * can name, whatever {@code Seconds_Behind_Master} says: just after {@code START SLAVE} (a restart,
+ * or a former primary repointed by a switchover) the server briefly reports the age of the
+ * source's binary-log header, tens of seconds on an idle source. Counting it would take a
+ * caught-up replica out of reads, or refuse a switchover back to it, for no lag at all.
  */
 final class StateInterpreter {
     private StateInterpreter() {
     }
 
-    static NodeState interpret(NodeObservation o, boolean asReplica, long gtidLagSeconds) {
+    /**
+     * @param gtidLagSeconds the GTID-derived lag ({@link GtidLagEstimator#lagSeconds})
+     * @param hasNewestPrimaryPosition the node contains the newest position the primary was seen at
+     */
+    static NodeState interpret(NodeObservation o, boolean asReplica, long gtidLagSeconds,
+            boolean hasNewestPrimaryPosition) {
         if (!asReplica && !o.replicating()) {
             return new NodeState(true, o.readOnly(), false, false, ReplicationLag.NONE, o.position());
         }
@@ -26,6 +37,8 @@ final class StateInterpreter {
             lag = ReplicationLag.ofSeconds(gtidLagSeconds);
         } else if (!o.replicating() || !o.ioRunning() || !o.sqlRunning() || o.secondsBehind().isEmpty()) {
             lag = ReplicationLag.BROKEN;
+        } else if (hasNewestPrimaryPosition) {
+            lag = ReplicationLag.ofSeconds(gtidLagSeconds);
         } else {
             lag = ReplicationLag.ofSeconds(Math.max(o.secondsBehind().getAsLong(), gtidLagSeconds));
         }

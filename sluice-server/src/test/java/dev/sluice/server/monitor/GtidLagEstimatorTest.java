@@ -47,4 +47,14 @@ class GtidLagEstimatorTest {
         assertThat(e.lagSeconds(pos("0-1-0"), 10 * SECOND)).isEqualTo(9);
         assertThat(e.latestPrimary()).contains(pos("0-1-3"));
     }
+
+    @Test
+    void aPositionHasTheNewestOnlyOnceAPrimaryPositionWasSeenAndItContainsIt() {
+        GtidLagEstimator e = new GtidLagEstimator(10);
+        assertThat(e.hasNewest(pos("0-1-10"))).as("nothing seen yet").isFalse();
+        e.primaryAt(0, pos("0-1-10"));
+        e.primaryAt(SECOND, pos("0-2-12"));
+        assertThat(e.hasNewest(pos("0-2-12"))).isTrue();
+        assertThat(e.hasNewest(pos("0-1-11"))).isFalse();
+    }
 }
