@@ -32,7 +32,11 @@ final class ReadOnlyRouting {
         return RouteDecision.replica(picked, RouteReason.CONNECTION_REPLICA);
     }
 
-    static RouteDecision route(Statement s, RoutingSession session, EndpointView view) {
+    /**
+     * @param prepared a COM_STMT_EXECUTE: a session command then runs on the connection's replica
+     *     alone (the binary protocol has no "every backend"), never on the primary
+     */
+    static RouteDecision route(Statement s, RoutingSession session, EndpointView view, boolean prepared) {
         if (s.has(StatementProperty.SLUICE_LAST_GTID)) {
             return LAST_GTID;
         }
@@ -50,7 +54,8 @@ final class ReadOnlyRouting {
             }
         }
         if (s.isSessionCommand()) {
-            return new RouteDecision.ToAllBackends(RouteReason.SESSION_COMMAND);
+            return prepared ? RouteDecision.replica(target, RouteReason.PREPARED_SESSION_COMMAND)
+                    : new RouteDecision.ToAllBackends(RouteReason.SESSION_COMMAND);
         }
         return RouteDecision.replica(target, reason);
     }

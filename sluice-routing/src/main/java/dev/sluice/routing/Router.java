@@ -70,7 +70,7 @@ public final class Router {
     private static RouteDecision route(Statement s, RoutingSession session, EndpointView view, ActiveRequests load,
                                        boolean prepared, GtidPosition primaryPosition) {
         if (view.policy().mode() == EndpointMode.READ_ONLY) {
-            return ReadOnlyRouting.route(s, session, view);
+            return ReadOnlyRouting.route(s, session, view, prepared);
         }
         if (s.has(StatementProperty.SLUICE_LAST_GTID)) {
             return LAST_GTID;

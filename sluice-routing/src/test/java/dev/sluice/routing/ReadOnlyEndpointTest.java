@@ -69,6 +69,17 @@ class ReadOnlyEndpointTest {
     }
 
     @Test
+    void aPreparedSessionCommandRunsOnTheConnectionsReplicaNotThePrimary() {
+        RoutingSession session = connect();
+        int replica = session.connectionReplica().getAsInt();
+        for (String sql : List.of("SET @a = ?", "SET NAMES utf8mb4", "SET SESSION sql_mode = ?")) {
+            assertThat(Router.routeExecute(SqlClassifier.classify(sql), session, view, ActiveRequests.NONE)).as(sql)
+                    .isInstanceOf(RouteDecision.ToReplica.class)
+                    .extracting(d -> ((RouteDecision.ToReplica) d).nodeId()).isEqualTo(replica);
+        }
+    }
+
+    @Test
     void writesAreRefusedWithTheSpecMessage() {
         RoutingSession session = connect();
         for (String sql : List.of("INSERT INTO t VALUES (1)", "UPDATE t SET a = 1", "DELETE FROM t", "REPLACE INTO t VALUES (1)",

@@ -177,6 +177,22 @@ class EndpointsTest {
     }
 
     @Test
+    void aSessionSetPreparedOnAReadOnlyEndpointHoldsOnTheConnectionsReplica() throws Exception {
+        // The binary protocol has no "every backend": the replica the connection reads from runs it.
+        try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("reports", "useServerPrepStmts=true"));
+                java.sql.PreparedStatement set = c.prepareStatement("SET time_zone = ?");
+                Statement s = c.createStatement()) {
+            set.setString(1, "+05:00");
+            set.execute();
+            try (java.sql.ResultSet rs = s.executeQuery("SELECT @@time_zone, @@server_id")) {
+                rs.next();
+                assertThat(rs.getString(1)).as("time_zone where the connection reads").isEqualTo("+05:00");
+                assertThat(rs.getLong(2)).as("a replica, not the primary").isNotEqualTo(primaryId);
+            }
+        }
+    }
+
+    @Test
     void activeSessionsAreCountedPerNodeAndPerEndpoint() throws Exception {
         List<Connection> open = new ArrayList<>();
         try {
