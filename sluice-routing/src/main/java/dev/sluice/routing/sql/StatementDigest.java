@@ -24,7 +24,7 @@ import dev.sluice.routing.sql.DigestText.Last;
  * confirm it with {@link #textEquals} without building a String; {@link #text()} makes one for a
  * digest seen for the first time.
  */
-public final class StatementDigest {
+public final class StatementDigest implements Digest {
 
     /** The longest digest text kept, in bytes. */
     public static final int MAX_TEXT_BYTES = 1024;
@@ -93,6 +93,7 @@ public final class StatementDigest {
     }
 
     /** A 64-bit hash of the text and the hints: equal digests have equal hashes. */
+    @Override
     public long hash() {
         return hash;
     }
@@ -103,21 +104,25 @@ public final class StatementDigest {
     }
 
     /** {@link #FORCE_MASTER}, {@link #FORCE_SLAVE}, {@link #CONSISTENT_WITH} bits. */
+    @Override
     public int hints() {
         return hints;
     }
 
     /** Whether the digest text is exactly {@code other}'s bytes; allocates nothing. */
+    @Override
     public boolean textEquals(byte[] other) {
         return out.equalsBytes(other);
     }
 
     /** A copy of the digest text's bytes, to keep. */
+    @Override
     public byte[] textBytes() {
         return out.copy();
     }
 
     /** The digest text, read in the statement's character set. */
+    @Override
     public String text() {
         return out.decode(charset);
     }

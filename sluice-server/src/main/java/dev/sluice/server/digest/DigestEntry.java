@@ -1,5 +1,6 @@
 package dev.sluice.server.digest;
 
+import dev.sluice.routing.sql.Digest;
 import dev.sluice.routing.sql.StatementDigest;
 
 /**
@@ -44,14 +45,9 @@ public final class DigestEntry {
         this.generation = generation;
     }
 
-    boolean matches(StatementDigest digest, String endpointName, String accountName, String schemaName) {
+    boolean matches(Digest digest, String endpointName, String accountName, String schemaName) {
         return hints == digest.hints() && endpoint.equals(endpointName) && account.equals(accountName)
                 && schema.equals(schemaName) && digest.textEquals(text);
-    }
-
-    boolean matches(DigestKey digest, String endpointName, String accountName, String schemaName) {
-        return hints == digest.hints() && endpoint.equals(endpointName) && account.equals(accountName)
-                && schema.equals(schemaName) && java.util.Arrays.equals(text, digest.text());
     }
 
     void record(long nanos, boolean error, long rows, boolean primary, long nowMillis) {

@@ -1,5 +1,6 @@
 package dev.sluice.server.digest;
 
+import dev.sluice.routing.sql.Digest;
 import dev.sluice.routing.sql.StatementDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -57,8 +58,11 @@ public final class LoopDigests {
         return bigger;
     }
 
-    /** The entry for this statement's digest and key, made if new; recorded into once the answer is complete. */
-    public DigestEntry find(StatementDigest digest, String endpoint, String account, String schema) {
+    /**
+     * The entry for this digest and key, made if new; recorded into once the answer is complete.
+     * Allocates nothing for a digest already in the table.
+     */
+    public DigestEntry find(Digest digest, String endpoint, String account, String schema) {
         long hash = keyHash(digest.hash(), endpoint, account, schema);
         int mask = slots.length - 1;
         for (int i = slot(hash, mask); slots[i] != null; i = (i + 1) & mask) {
@@ -69,20 +73,6 @@ public final class LoopDigests {
         }
         return add(new DigestEntry(hash, endpoint, account, schema, digest.hints(), digest.textBytes(),
                 digest.text(), false, generation));
-    }
-
-    /** As {@link #find(StatementDigest, String, String, String)}, for a digest kept (a prepared statement's). */
-    public DigestEntry find(DigestKey digest, String endpoint, String account, String schema) {
-        long hash = keyHash(digest.hash(), endpoint, account, schema);
-        int mask = slots.length - 1;
-        for (int i = slot(hash, mask); slots[i] != null; i = (i + 1) & mask) {
-            DigestEntry e = slots[i];
-            if (e.hash == hash && e.matches(digest, endpoint, account, schema)) {
-                return e;
-            }
-        }
-        return add(new DigestEntry(hash, endpoint, account, schema, digest.hints(), digest.text(),
-                digest.textString(), false, generation));
     }
 
     private DigestEntry add(DigestEntry e) {
