@@ -118,7 +118,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         Queries queries = new Queries(routing, endpoint, executor, kills, ownId, previous, handBack, answers,
                 proxy.authenticator().accounts());
         return new Commands(runner, answers, backends, proxy, () -> Commands.primaryOf(firstNode(), proxy), queries,
-                prepared, sessionCommands, changeUser, kills);
+                prepared, sessionCommands, changeUser, kills, failures.lostTransaction());
     }
 
     private boolean transactionPool() {
