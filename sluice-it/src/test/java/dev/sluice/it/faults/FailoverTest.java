@@ -145,6 +145,7 @@ class FailoverTest {
                     () -> txStatement.executeUpdate("INSERT INTO " + TABLE + " (n, note) VALUES (-4, 'lost')"),
                     SQLException.class);
             assertThat((Throwable) lost).as("the transaction open on the dead primary ends with an error").isNotNull();
+            assertThat(lost.getMessage()).contains("did not commit").contains("failover");
             System.out.println("[failover] the open transaction's next statement: " + lost.getMessage());
 
             long after = writer.acknowledged().size();
