@@ -100,6 +100,29 @@ final class BackendFailures {
         }
     }
 
+    /**
+     * The primary {@code nodeId} failed and a failover replaces it: every connection there is
+     * dropped. An idle one inside a transaction makes the transaction lost, as if the server had
+     * closed it; one still owing an answer fails that command ({@link #duringCommand}). A primary
+     * that is only frozen (or cut off) would otherwise keep the session's transaction, and its
+     * next statement would go on with the new primary as if the transaction were whole.
+     */
+    void primaryFailed(int nodeId) {
+        for (BackendConnection b : java.util.List.copyOf(backends.all())) {
+            if (b.nodeId() != nodeId) {
+                continue;
+            }
+            if (b.pendingResponses() == 0) {
+                if (routing.inTransaction() || status.inTransaction()) {
+                    lostTransaction.lostOn(b.nodeName());
+                }
+                backends.remove(b);
+            } else {
+                b.close();
+            }
+        }
+    }
+
     /** The transaction lost between two commands ({@link #betweenCommands}), if any. */
     LostTransaction lostTransaction() {
         return lostTransaction;

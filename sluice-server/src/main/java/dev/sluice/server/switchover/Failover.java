@@ -74,6 +74,7 @@ final class Failover {
         progress.holding();
         long heldAt = System.nanoTime();
         try {
+            new SessionDrain(runtime).abandon(primary.id());
             return hand(primary, eligible, requested, account, hold, heldAt, timeline);
         } finally {
             hold.release();
