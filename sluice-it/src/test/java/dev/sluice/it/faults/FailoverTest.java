@@ -190,6 +190,42 @@ class FailoverTest {
         }
     }
 
+    @Test
+    void aManualFailoverPromotesTheNamedReplicaOnceThePrimaryIsDownAndTheOthersFollowIt() throws Exception {
+        sluice = start("manual");
+        SandboxNode old = cluster.primary();
+        SandboxNode ro2 = cluster.node("ro2");
+        try (Connection c = sluice.connect("rw"); Statement s = c.createStatement()) {
+            s.execute("SET @v = 7");
+            s.executeUpdate("INSERT INTO " + TABLE + " (n, note) VALUES (-10, 'before')");
+            cluster.waitForReplicasCaughtUp(SETTLE);
+            cluster.kill(old);
+            await("Sluice sees the primary down").atMost(SETTLE).until(() -> node("primary").get("state").asText()
+                    .equals("down"));
+            assertThat(describe().at("/failover/state").asText()).as("failover: manual promotes nothing by itself")
+                    .isEqualTo("none");
+
+            JsonNode done = post("/v1/failover", "{\"to\": \"ro2\"}");
+            assertThat(done.get("status").asInt()).as(done.toString()).isEqualTo(200);
+            assertThat(done.get("from").asText() + " -> " + done.get("to").asText()).isEqualTo("primary -> ro2");
+            assertThat(done.get("warnings")).as(done.toString()).isEmpty();
+            assertThat(role("ro2")).isEqualTo("primary");
+            assertThat(describe().at("/failover/trigger").asText()).isEqualTo("manual");
+            for (String name : new String[] {"ro1", "ro3"}) {
+                assertThat(replicatesFrom(cluster.node(name), ro2)).as(name + " replicates from ro2").isTrue();
+            }
+            s.executeUpdate("INSERT INTO " + TABLE + " (n, note) VALUES (-11, 'after')");
+            try (ResultSet rs = s.executeQuery("/*FORCE_MASTER*/ SELECT @@server_id, @v")) {
+                rs.next();
+                assertThat(rs.getLong(1)).isEqualTo(ro2.serverId());
+                assertThat(rs.getLong(2)).isEqualTo(7);
+            }
+            JsonNode again = post("/v1/failover", "{}");
+            assertThat(again.get("status").asInt()).as(again.toString()).isEqualTo(409);
+            assertThat(again.get("error").asText()).contains("the primary 'ro2' is reachable");
+        }
+    }
+
     // ---- helpers ----
 
     private static SluiceHarness start(String mode) {
