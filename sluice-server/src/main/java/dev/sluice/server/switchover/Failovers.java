@@ -113,8 +113,11 @@ public final class Failovers {
     private CompletableFuture<SwitchoverOutcome> refusedNow(String by, String why) {
         LOG.warn(why);
         runtime.metrics().failover("refused");
-        status = new FailoverStatus("refused", by, null, null, null, List.of(), why, null, System.currentTimeMillis(),
-                null, null, null, null);
+        if (!status.inProgress()) {
+            // The one in progress stays what DescribeDBProxy shows; this refusal is in the log.
+            status = new FailoverStatus("refused", by, null, null, null, List.of(), why, null,
+                    System.currentTimeMillis(), null, null, null, null);
+        }
         return CompletableFuture.failedFuture(SwitchoverException.refused(why));
     }
 
