@@ -45,8 +45,8 @@ final class ProxyTables {
         String held = s.heldMillis() == null ? "" : ", writes held " + s.heldMillis() + " ms";
         String step = s.step() == null ? "" : ", last step " + s.step();
         String message = s.message() == null ? "" : ": " + s.message();
-        String former = s.formerPrimaryMessage() == null ? "" : "\nformer primary " + s.formerPrimary() + ": "
-                + s.formerPrimaryMessage();
+        String former = s.formerPrimaryMessage() == null ? "" : "\nformer primary '" + s.formerPrimaryNode() + "' "
+                + s.formerPrimary() + ": " + s.formerPrimaryMessage();
         return s.state() + " (" + s.trigger() + ")" + leg + step + held + message + former;
     }
 

@@ -17,21 +17,24 @@ import java.util.List;
  * @param heldMillis how long writes were held, when it is over
  * @param atMillis when it started (in progress) or ended, epoch milliseconds; 0 for {@code none}
  * @param promotedAt the new primary's GTID position at its promotion, once done
- * @param formerPrimary the old primary since: {@code down} (not back yet), {@code rejoined},
- *     {@code diverged} or {@code not-replicating}; null when not done
- * @param unshipped transactions the old primary holds that the new primary did not have at its
- *     promotion (commits lost to clients), once it is back; null before
- * @param formerPrimaryMessage what became of the old primary, in words
+ * @param formerPrimaryNode the old primary of the last failover done (which may be an earlier one
+ *     than this status's, when a later one was refused or called off); null before any was done
+ * @param formerPrimary what became of it: {@code down} (not back yet), {@code rejoined},
+ *     {@code diverged} or {@code not-replicating}
+ * @param unshipped transactions it holds that the new primary did not have at its promotion
+ *     (commits lost to clients), once it is back; null before
+ * @param formerPrimaryMessage what became of it, in words
  */
 public record FailoverStatus(@JsonProperty("state") String state, @JsonProperty("trigger") String trigger,
         @JsonProperty("from") String from, @JsonProperty("to") String to, @JsonProperty("step") String step,
         @JsonProperty("steps") List<SwitchoverOutcome.Step> steps, @JsonProperty("message") String message,
         @JsonProperty("held-ms") Long heldMillis, @JsonProperty("at") long atMillis,
-        @JsonProperty("promoted-at") String promotedAt, @JsonProperty("former-primary") String formerPrimary,
+        @JsonProperty("promoted-at") String promotedAt, @JsonProperty("former-primary-node") String formerPrimaryNode,
+        @JsonProperty("former-primary") String formerPrimary,
         @JsonProperty("unshipped") Long unshipped, @JsonProperty("former-primary-message") String formerPrimaryMessage) {
 
     public static final FailoverStatus NONE = new FailoverStatus("none", null, null, null, null, List.of(), null, null,
-            0, null, null, null, null);
+            0, null, null, null, null, null);
 
     public FailoverStatus {
         steps = steps == null ? List.of() : List.copyOf(steps);
@@ -42,8 +45,8 @@ public record FailoverStatus(@JsonProperty("state") String state, @JsonProperty(
     }
 
     /** The same failover, with what became of its old primary. */
-    FailoverStatus withFormerPrimary(String what, Long lost, String words) {
+    FailoverStatus withFormerPrimary(String node, String what, Long lost, String words) {
         return new FailoverStatus(state, trigger, from, to, step, steps, message, heldMillis, atMillis, promotedAt,
-                what, lost, words);
+                node, what, lost, words);
     }
 }

@@ -34,8 +34,19 @@ public final class Failovers {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean rejoining = new AtomicBoolean();
     private volatile FailoverStatus status = FailoverStatus.NONE;
-    /** The new primary's position at the last failover's promotion; null while there is no old primary to watch. */
-    private volatile GtidPosition promotedAt;
+    /** The last failover done: its old primary, watched until it is back and judged; null before any. */
+    private volatile Watch watch;
+
+    /**
+     * What became of the old primary of the last failover done, kept apart from the last attempt's
+     * status: a later refused attempt must not make Sluice forget to judge it.
+     */
+    private record Watch(String from, String to, GtidPosition promotedAt, String state, Long unshipped,
+            String message) {
+        Watch judged(FormerPrimary.Verdict v) {
+            return new Watch(from, to, promotedAt, v.state(), v.unshipped(), v.message());
+        }
+    }
     private volatile long lastRejoinAttempt;
 
     public Failovers(ProxyRuntime runtime, EventLoopGroup loops, Supplier<LoginRequest> login,
@@ -79,13 +90,13 @@ public final class Failovers {
             try {
                 Failover.Done done = new Failover(runtime, loops.next(), login.get(), progress).run(to);
                 SwitchoverOutcome o = done.outcome();
-                promotedAt = done.promotedAt();
                 lastRejoinAttempt = 0;
+                watch = new Watch(o.from(), o.to(), done.promotedAt(), "down", null, "'" + o.from() + "' takes no "
+                        + "traffic; when it is back Sluice makes it read-only and rejoins it as a replica if its "
+                        + "position is contained in " + done.promotedAt());
                 status = new FailoverStatus("done", by, o.from(), o.to(), progress.step, o.steps(),
                         o.warnings().isEmpty() ? null : String.join("; ", o.warnings()), o.heldMillis(),
-                        System.currentTimeMillis(), done.promotedAt().toString(), "down", null,
-                        "'" + o.from() + "' takes no traffic; when it is back Sluice makes it read-only and "
-                                + "rejoins it as a replica if its position is contained in " + done.promotedAt());
+                        System.currentTimeMillis(), done.promotedAt().toString(), null, null, null, null);
                 runtime.metrics().failover("done");
                 outcome.complete(o);
             } catch (RuntimeException e) {
@@ -97,7 +108,7 @@ public final class Failovers {
                 }
                 status = new FailoverStatus(state, by, progress.from, progress.to, progress.step, List.of(),
                         e.getMessage(), progress.heldSince == 0 ? null : (System.nanoTime() - progress.heldSince)
-                        / 1_000_000, System.currentTimeMillis(), null, null, null, null);
+                        / 1_000_000, System.currentTimeMillis(), null, null, null, null, null);
                 runtime.metrics().failover(state);
                 outcome.completeExceptionally(e);
             } finally {
@@ -116,31 +127,32 @@ public final class Failovers {
         if (!status.inProgress()) {
             // The one in progress stays what DescribeDBProxy shows; this refusal is in the log.
             status = new FailoverStatus("refused", by, null, null, null, List.of(), why, null,
-                    System.currentTimeMillis(), null, null, null, null);
+                    System.currentTimeMillis(), null, null, null, null, null);
         }
         return CompletableFuture.failedFuture(SwitchoverException.refused(why));
     }
 
-    /** The failover in progress, or the last one. */
+    /** The failover in progress, or the last one, with what became of the last done one's old primary. */
     public FailoverStatus status() {
-        return status;
+        Watch w = watch;
+        FailoverStatus s = status;
+        return w == null ? s : s.withFormerPrimary(w.from(), w.state(), w.unshipped(), w.message());
     }
 
     /** The last failover's old primary, when it is diverged (DescribeDBProxy shows the node so). */
     public Optional<String> diverged() {
-        FailoverStatus s = status;
-        return "diverged".equals(s.formerPrimary()) ? Optional.ofNullable(s.from()) : Optional.empty();
+        Watch w = watch;
+        return w != null && "diverged".equals(w.state()) ? Optional.of(w.from()) : Optional.empty();
     }
 
     /** On every topology change: the last failover's old primary answers again; handled once, on a thread of its own. */
     private void formerPrimaryBack(Topology t) {
-        FailoverStatus s = status;
-        GtidPosition at = promotedAt;
-        if (at == null || running.get() || !"done".equals(s.state()) || !"down".equals(s.formerPrimary())) {
+        Watch w = watch;
+        if (w == null || running.get() || !"down".equals(w.state())) {
             return;
         }
-        Optional<Node> old = t.node(s.from());
-        Optional<Node> primary = t.node(s.to());
+        Optional<Node> old = t.node(w.from());
+        Optional<Node> primary = t.node(w.to());
         if (old.isEmpty() || primary.isEmpty() || !old.get().state().reachable() || !primary.get().isPrimary()
                 || System.nanoTime() - lastRejoinAttempt < REJOIN_RETRY_NANOS || !rejoining.compareAndSet(false, true)) {
             return;
@@ -150,16 +162,16 @@ public final class Failovers {
             try {
                 FormerPrimary.Verdict v = FormerPrimary.rejoin(runtime, loops.next(), login.get(),
                         runtime.config().replication().orElseThrow(), runtime.ref(old.get()),
-                        runtime.ref(primary.get()), at);
-                if (status == s) {
-                    status = s.withFormerPrimary(v.state(), v.unshipped(), v.message());
+                        runtime.ref(primary.get()), w.promotedAt());
+                if (watch == w) {
+                    watch = w.judged(v);
                     if (v.unshipped() > 0) {
                         runtime.metrics().unshippedCommits(v.unshipped());
                     }
                 }
             } catch (RuntimeException e) {
                 LOG.warn("the former primary '{}' answers again but could not be fenced and judged yet: {}",
-                        s.from(), e.getMessage());
+                        w.from(), e.getMessage());
             } finally {
                 rejoining.set(false);
             }
@@ -179,7 +191,7 @@ public final class Failovers {
         Progress(String by) {
             this.by = by;
             status = new FailoverStatus("in-progress", by, null, null, "start", List.of(), null, null,
-                    System.currentTimeMillis(), null, null, null, null);
+                    System.currentTimeMillis(), null, null, null, null, null);
         }
 
         void from(String node) {
@@ -203,7 +215,7 @@ public final class Failovers {
 
         private void publish() {
             status = new FailoverStatus("in-progress", by, from, to, step, List.of(), null, null, status.atMillis(),
-                    null, null, null, null);
+                    null, null, null, null, null);
         }
     }
 }
