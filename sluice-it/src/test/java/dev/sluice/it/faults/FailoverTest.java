@@ -125,6 +125,9 @@ class FailoverTest {
                     .until(() -> writer.acknowledgedSentAfter(killedAt) > 0);
             System.out.printf("[failover] writes worked again %d ms after the kill%n",
                     Duration.ofNanos(System.nanoTime() - killedAt).toMillis());
+            // The writes were released before the last step, the check that the replicas replicate.
+            await("the failover is over").atMost(SETTLE)
+                    .until(() -> !describe().at("/failover/state").asText().equals("in-progress"));
             JsonNode failover = describe().get("failover");
             assertThat(failover.get("state").asText() + " " + failover.get("trigger").asText() + " from "
                     + failover.get("from").asText()).as(failover.toString()).isEqualTo("done auto from primary");
