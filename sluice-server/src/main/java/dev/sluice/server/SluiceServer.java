@@ -14,6 +14,7 @@ import dev.sluice.server.backend.TcpBackendConnector;
 import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.backend.InternalQuery;
 import dev.sluice.server.backend.LoginRequest;
+import dev.sluice.server.switchover.Failovers;
 import dev.sluice.server.switchover.Switchovers;
 import dev.sluice.server.backend.QueryResult;
 import dev.sluice.server.config.ConfigLoader;
@@ -118,8 +119,21 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         this.primaryPositions = new PrimaryPositionSource(workers.next(), runtime::primary, connector, monitorLogin,
                 PRIMARY_POSITION_TIMEOUT);
         runtime.primaryPositions(primaryPositions);
-        this.control = new LiveProxyControl(runtime, this, configFile,
-                new Switchovers(runtime, workers, () -> monitorLogin(runtime.config().monitor())));
+        Switchovers switchovers = new Switchovers(runtime, workers, () -> monitorLogin(runtime.config().monitor()));
+        Failovers failovers = new Failovers(runtime, workers, () -> monitorLogin(runtime.config().monitor()),
+                switchovers);
+        monitor.onChecks(new Monitor.CheckListener() {
+            @Override
+            public void answered(String node) {
+                failovers.answered(node);
+            }
+
+            @Override
+            public void missed(String node) {
+                failovers.missed(node);
+            }
+        });
+        this.control = new LiveProxyControl(runtime, this, configFile, switchovers, failovers);
         metrics.registerGauges(control::describe, () -> runtime.poolUse(POOL_READ_TIMEOUT));
         this.admin = new AdminServer(config.admin(), control, metrics);
     }

@@ -36,6 +36,7 @@ import org.slf4j.LoggerFactory;
  * GET    /v1/digests                query digests (?endpoint=, ?order=total|count|p99, ?limit=)
  * DELETE /v1/digests                forget the query digests
  * POST   /v1/switchover             planned switchover, body {"to": NODE} optional (answered when done)
+ * POST   /v1/failover               failover from a primary that is gone, body {"to": NODE} optional (likewise)
  * </pre>
  *
  * Changes (every method but GET) need the bearer token when {@code admin.token} is set, and are
@@ -115,7 +116,8 @@ final class AdminApi {
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(handle(method, uri, authorization, origin, host, body));
         }
-        if (!r.path().equals(List.of(V1, "switchover"))) {
+        boolean failover = r.path().equals(List.of(V1, "failover"));
+        if (!r.path().equals(List.of(V1, "switchover")) && !failover) {
             return CompletableFuture.completedFuture(handle(method, uri, authorization, origin, host, body));
         }
         try {
@@ -126,8 +128,10 @@ final class AdminApi {
             if (!r.method().equals("POST")) {
                 return CompletableFuture.completedFuture(on(r, Map.of("POST", () -> notFound(r))));
             }
-            return control.switchover(switchoverTarget(r.body())).handle((outcome, error) -> error == null
-                    ? AdminResponse.json(AdminResponse.OK, outcome) : switchoverFailed(error));
+            Optional<String> to = switchoverTarget(r.body());
+            return (failover ? control.failover(to) : control.switchover(to)).handle((outcome, error) -> error == null
+                    ? AdminResponse.json(AdminResponse.OK, outcome) : switchoverFailed(failover ? "failover" : "switchover",
+                    error));
         } catch (AdminException e) {
             return CompletableFuture.completedFuture(AdminResponse.error(e.status(), e.getMessage()));
         }
@@ -149,15 +153,15 @@ final class AdminApi {
         return Optional.of(to.asText());
     }
 
-    private static AdminResponse switchoverFailed(Throwable error) {
+    private static AdminResponse switchoverFailed(String what, Throwable error) {
         Throwable e = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
                 ? error.getCause() : error;
         if (e instanceof SwitchoverException s) {
             // 409 either way: refused as the cluster is, or called off because of what it did meanwhile.
             return AdminResponse.error(AdminException.CONFLICT, s.getMessage());
         }
-        LOG.error("switchover failed", e);
-        return AdminResponse.error(AdminResponse.INTERNAL_ERROR, "switchover failed inside Sluice (see the Sluice "
+        LOG.error("{} failed", what, e);
+        return AdminResponse.error(AdminResponse.INTERNAL_ERROR, what + " failed inside Sluice (see the Sluice "
                 + "log): " + e);
     }
 

@@ -43,10 +43,12 @@ public final class LiveProxyControl implements ProxyControl {
     private final long startedNanos = System.nanoTime();
 
     private final dev.sluice.server.switchover.Switchovers switchovers;
+    private final dev.sluice.server.switchover.Failovers failovers;
 
     public LiveProxyControl(ProxyRuntime runtime, EndpointLifecycle lifecycle, Optional<Path> configFile,
-            dev.sluice.server.switchover.Switchovers switchovers) {
+            dev.sluice.server.switchover.Switchovers switchovers, dev.sluice.server.switchover.Failovers failovers) {
         this.switchovers = switchovers;
+        this.failovers = failovers;
         this.runtime = runtime;
         this.lifecycle = lifecycle;
         this.configFile = configFile;
@@ -56,7 +58,17 @@ public final class LiveProxyControl implements ProxyControl {
     public ProxyDescription describe() {
         ProxyDescription d = ProxyDescriptions.describe(runtime, VERSION,
                 (System.nanoTime() - startedNanos) / 1_000_000_000L);
-        return new ProxyDescription(d.version(), d.uptimeSeconds(), d.endpoints(), d.nodes(), switchovers.status());
+        Optional<String> diverged = failovers.diverged();
+        List<NodeDescription> nodes = diverged.isEmpty() ? d.nodes() : d.nodes().stream()
+                .map(n -> n.name().equals(diverged.get()) && n.state().equals("up") ? asDiverged(n) : n).toList();
+        return new ProxyDescription(d.version(), d.uptimeSeconds(), d.endpoints(), nodes, switchovers.status(),
+                failovers.status());
+    }
+
+    /** A failover's old primary that came back with commits the new primary lacks (BEHAVIOUR §10). */
+    private static NodeDescription asDiverged(NodeDescription n) {
+        return new NodeDescription(n.name(), n.address(), n.role(), n.zone(), n.capacity(), "diverged", n.readOnly(),
+                n.replication(), n.lagSeconds(), n.gtidPosition(), n.draining(), n.endpoints());
     }
 
     @Override
@@ -243,6 +255,12 @@ public final class LiveProxyControl implements ProxyControl {
     public java.util.concurrent.CompletableFuture<dev.sluice.server.switchover.SwitchoverOutcome> switchover(
             Optional<String> to) {
         return switchovers.start(to);
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<dev.sluice.server.switchover.SwitchoverOutcome> failover(
+            Optional<String> to) {
+        return failovers.start(to, "manual");
     }
 
     @Override

@@ -54,4 +54,12 @@ public interface ProxyControl {
      */
     java.util.concurrent.CompletableFuture<dev.sluice.server.switchover.SwitchoverOutcome> switchover(
             Optional<String> to);
+
+    /**
+     * A failover (BEHAVIOUR §10) to {@code to}, or to the most advanced reachable replica, when the
+     * primary is gone: completes with what it did, or fails with a
+     * {@link dev.sluice.server.switchover.SwitchoverException} saying why it was refused or called off.
+     */
+    java.util.concurrent.CompletableFuture<dev.sluice.server.switchover.SwitchoverOutcome> failover(
+            Optional<String> to);
 }

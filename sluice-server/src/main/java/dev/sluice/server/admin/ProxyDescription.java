@@ -1,5 +1,6 @@
 package dev.sluice.server.admin;
 
+import dev.sluice.server.switchover.FailoverStatus;
 import dev.sluice.server.switchover.SwitchoverStatus;
 import java.util.List;
 
@@ -11,17 +12,19 @@ import java.util.List;
  * @param endpoints every endpoint
  * @param nodes every node with its live state
  * @param switchover the switchover in progress, or the last one (BEHAVIOUR §10)
+ * @param failover the failover in progress, or the last one, with what became of its old primary
  */
 public record ProxyDescription(String version, long uptimeSeconds, List<EndpointDescription> endpoints,
-        List<NodeDescription> nodes, SwitchoverStatus switchover) {
+        List<NodeDescription> nodes, SwitchoverStatus switchover, FailoverStatus failover) {
 
-    /** With no switchover run yet. */
+    /** With no switchover or failover run yet. */
     public ProxyDescription(String version, long uptimeSeconds, List<EndpointDescription> endpoints,
             List<NodeDescription> nodes) {
-        this(version, uptimeSeconds, endpoints, nodes, SwitchoverStatus.NONE);
+        this(version, uptimeSeconds, endpoints, nodes, SwitchoverStatus.NONE, FailoverStatus.NONE);
     }
 
     public ProxyDescription {
         switchover = switchover == null ? SwitchoverStatus.NONE : switchover;
+        failover = failover == null ? FailoverStatus.NONE : failover;
     }
 }

@@ -32,6 +32,22 @@ final class ProxyTables {
             out.println("SWITCHOVER");
             out.println(switchover(d.switchover()));
         }
+        if (!d.failover().state().equals("none")) {
+            out.println();
+            out.println("FAILOVER");
+            out.println(failover(d.failover()));
+        }
+    }
+
+    /** The failover in progress, or the last one's outcome and what became of its old primary. */
+    static String failover(dev.sluice.server.switchover.FailoverStatus s) {
+        String leg = s.from() == null ? "" : " '" + s.from() + "' -> '" + (s.to() == null ? "?" : s.to()) + "'";
+        String held = s.heldMillis() == null ? "" : ", writes held " + s.heldMillis() + " ms";
+        String step = s.step() == null ? "" : ", last step " + s.step();
+        String message = s.message() == null ? "" : ": " + s.message();
+        String former = s.formerPrimaryMessage() == null ? "" : "\nformer primary '" + s.formerPrimaryNode() + "' "
+                + s.formerPrimary() + ": " + s.formerPrimaryMessage();
+        return s.state() + " (" + s.trigger() + ")" + leg + step + held + message + former;
     }
 
     /** One line: the switchover in progress, or the last one's outcome. */

@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
         description = "MySQL/MariaDB read/write-splitting proxy",
         subcommands = {RunCommand.class, DescribeProxyCommand.class, DescribeEndpointCommand.class,
             ModifyEndpointCommand.class, AddEndpointCommand.class, RemoveEndpointCommand.class, AddNodeCommand.class,
-            RemoveNodeCommand.class, DrainNodeCommand.class, TopCommand.class, SwitchoverCommand.class})
+            RemoveNodeCommand.class, DrainNodeCommand.class, TopCommand.class, SwitchoverCommand.class,
+            FailoverCommand.class})
 public final class SluiceMain implements Runnable {
 
     @Override

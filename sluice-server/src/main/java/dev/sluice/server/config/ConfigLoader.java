@@ -144,7 +144,9 @@ public final class ConfigLoader {
                         v -> ConfigValues.duration(s.path() + ".query-timeout", v)),
                 s.integer("down-after", MonitorConfig.DEFAULT_DOWN_AFTER, 1, MonitorConfig.MAX_DOWN_AFTER),
                 s.parsed("switchover-timeout", MonitorConfig.DEFAULT_SWITCHOVER_TIMEOUT,
-                        v -> ConfigValues.duration(s.path() + ".switchover-timeout", v)));
+                        v -> ConfigValues.duration(s.path() + ".switchover-timeout", v)),
+                s.choice("failover", "manual", "manual", "auto").equals("auto"),
+                s.integer("failover-after", MonitorConfig.DEFAULT_FAILOVER_AFTER, 1, MonitorConfig.MAX_DOWN_AFTER));
         s.rejectUnknownKeys();
         return m;
     }

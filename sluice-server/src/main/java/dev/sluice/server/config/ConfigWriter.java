@@ -147,6 +147,12 @@ public final class ConfigWriter {
         if (!m.switchoverTimeout().equals(MonitorConfig.DEFAULT_SWITCHOVER_TIMEOUT)) {
             o.put("switchover-timeout", EndpointSettings.duration(m.switchoverTimeout()));
         }
+        if (m.autoFailover()) {
+            o.put("failover", "auto");
+        }
+        if (m.failoverAfter() != MonitorConfig.DEFAULT_FAILOVER_AFTER) {
+            o.put("failover-after", m.failoverAfter());
+        }
         return o;
     }
 

@@ -29,6 +29,7 @@ final class BackendFailures {
     private final ClientStatus status;
     private final Supplier<EndpointView> view;
     private final NodeDirectory nodes;
+    private final LostTransaction lostTransaction = new LostTransaction();
 
     BackendFailures(long connectionId, ReadRetries retries, SessionBackends backends, RoutingSession routing,
             ClientStatus status, Supplier<EndpointView> view, NodeDirectory nodes) {
@@ -56,16 +57,28 @@ final class BackendFailures {
             return;
         }
         retries.release();
-        if (midResponse || (routing.inTransaction() && isPrimary(backend.nodeId()))) {
-            LOG.info("session {}: backend {} failed {}; closing the client connection", connectionId,
-                    backend.nodeName(), midResponse ? "mid-response" : "inside a transaction");
+        if (midResponse) {
+            LOG.info("session {}: backend {} failed mid-response; closing the client connection", connectionId,
+                    backend.nodeName());
             command.closeSession();
+            return;
+        }
+        boolean primary = isPrimary(backend.nodeId());
+        if (routing.inTransaction() && primary) {
+            LOG.info("session {}: the primary {} failed inside a transaction; ending the client connection",
+                    connectionId, backend.nodeName());
+            command.failAndClose(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_COMMUNICATION,
+                    LostTransaction.message(backend.nodeName()));
             return;
         }
         command.done();
         listener.onFailure(backend, cause);
-        command.failed(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_GENERAL, "Lost connection to backend '"
-                + backend.nodeName() + "' during query; the statement may or may not have run. Retry it");
+        command.failed(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_GENERAL, primary
+                ? "Lost connection to the primary '" + backend.nodeName() + "' during query; the statement may or "
+                        + "may not have run, and Sluice does not send it again (if the primary is gone, a failover "
+                        + "moves writes to a replica): check whether it took effect before you retry it"
+                : "Lost connection to backend '" + backend.nodeName() + "' during query; the statement may or may "
+                        + "not have run. Retry it");
     }
 
     /**
@@ -81,10 +94,38 @@ final class BackendFailures {
             return;
         }
         if (isPrimary(backend.nodeId()) && (routing.inTransaction() || status.inTransaction())) {
-            LOG.info("session {}: backend {} closed inside a transaction; closing the client connection",
-                    connectionId, backend.nodeName());
-            command.closeSession();
+            LOG.info("session {}: backend {} closed inside a transaction; the client connection ends at its next "
+                    + "command", connectionId, backend.nodeName());
+            lostTransaction.lostOn(backend.nodeName());
         }
+    }
+
+    /**
+     * The primary {@code nodeId} failed and a failover replaces it: every connection there is
+     * dropped. An idle one inside a transaction makes the transaction lost, as if the server had
+     * closed it; one still owing an answer fails that command ({@link #duringCommand}). A primary
+     * that is only frozen (or cut off) would otherwise keep the session's transaction, and its
+     * next statement would go on with the new primary as if the transaction were whole.
+     */
+    void primaryFailed(int nodeId) {
+        for (BackendConnection b : java.util.List.copyOf(backends.all())) {
+            if (b.nodeId() != nodeId) {
+                continue;
+            }
+            if (b.pendingResponses() == 0) {
+                if (routing.inTransaction() || status.inTransaction()) {
+                    lostTransaction.lostOn(b.nodeName());
+                }
+                backends.remove(b);
+            } else {
+                b.close();
+            }
+        }
+    }
+
+    /** The transaction lost between two commands ({@link #betweenCommands}), if any. */
+    LostTransaction lostTransaction() {
+        return lostTransaction;
     }
 
     /**

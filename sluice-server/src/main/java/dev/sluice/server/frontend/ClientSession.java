@@ -90,7 +90,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         this.deferredBegin = new DeferredBegin(answers, status, routing, runner::handBackAtBoundary);
         this.killTarget = new SessionKillTarget(login, loop, this::close, inbox::commandRunning, forwarder);
         this.switchover = new SwitchoverHold(connectionId, proxy.primaryHold(), runner, routing, deferredBegin,
-                backends, loop);
+                backends, loop, failures.lostTransaction());
         this.commands = commands(loop, client.alloc(), backendState);
     }
 
@@ -118,7 +118,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         Queries queries = new Queries(routing, endpoint, executor, kills, ownId, previous, handBack, answers,
                 proxy.authenticator().accounts());
         return new Commands(runner, answers, backends, proxy, () -> Commands.primaryOf(firstNode(), proxy), queries,
-                prepared, sessionCommands, changeUser, kills);
+                prepared, sessionCommands, changeUser, kills, failures.lostTransaction());
     }
 
     private boolean transactionPool() {
@@ -245,6 +245,19 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         client.eventLoop().execute(() -> {
             if (!isClosed()) {
                 switchover.leaveFormerPrimary(nodeId);
+            }
+            done.complete(null);
+        });
+        return done;
+    }
+
+    /** The primary {@code nodeId} failed: see {@link BackendFailures#primaryFailed}. */
+    @Override
+    public CompletableFuture<Void> abandonFailedPrimary(int nodeId) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        client.eventLoop().execute(() -> {
+            if (!isClosed()) {
+                failures.primaryFailed(nodeId);
             }
             done.complete(null);
         });

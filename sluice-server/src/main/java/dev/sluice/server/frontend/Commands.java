@@ -31,11 +31,13 @@ final class Commands {
     private final SessionCommands sessionCommands;
     private final ChangeUser changeUser;
     private final KillCommands kills;
+    private final LostTransaction lostTransaction;
 
     /** @param primary the node for commands that are not statements: see {@link #primaryOf} */
     Commands(CurrentCommand command, LocalAnswers answers, SessionBackends backends, NodeDirectory nodes,
             Supplier<NodeRef> primary, Queries queries, PreparedCommands prepared, SessionCommands sessionCommands,
-            ChangeUser changeUser, KillCommands kills) {
+            ChangeUser changeUser, KillCommands kills, LostTransaction lostTransaction) {
+        this.lostTransaction = lostTransaction;
         this.command = command;
         this.answers = answers;
         this.backends = backends;
@@ -51,6 +53,12 @@ final class Commands {
     /** Runs the client's command {@code command}; its packet is the session's until a handler takes it. */
     void dispatch(int command, CommandFrame frame) {
         if (tooShort(command, frame)) {
+            return;
+        }
+        if (lostTransaction.pending() && command != COM_QUIT) {
+            frame.release();
+            this.command.failAndClose(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_COMMUNICATION,
+                    lostTransaction.message());
             return;
         }
         if (!describedByStateTag(command)) {

@@ -33,9 +33,11 @@ final class SwitchoverHold {
     private final DeferredBegin deferredBegin;
     private final SessionBackends backends;
     private final EventLoop loop;
+    private final LostTransaction lost;
 
     SwitchoverHold(long connectionId, PrimaryHold hold, CurrentCommand command, RoutingSession routing,
-            DeferredBegin deferredBegin, SessionBackends backends, EventLoop loop) {
+            DeferredBegin deferredBegin, SessionBackends backends, EventLoop loop, LostTransaction lost) {
+        this.lost = lost;
         this.connectionId = connectionId;
         this.hold = hold;
         this.command = command;
@@ -75,9 +77,13 @@ final class SwitchoverHold {
         return transactionOpenOnPrimary() || !unmovable().isEmpty();
     }
 
-    /** A split transaction whose BEGIN is still held has not reached the primary: its first write starts it. */
+    /**
+     * A split transaction whose BEGIN is still held has not reached the primary: its first write
+     * starts it. A transaction lost with its primary connection is over: the session's next
+     * command ends it ({@link LostTransaction}), so it holds no switchover up meanwhile.
+     */
     private boolean transactionOpenOnPrimary() {
-        return routing.transactionOpen() && !deferredBegin.isHeld();
+        return routing.transactionOpen() && !deferredBegin.isHeld() && !lost.pending();
     }
 
     /** Where the session stands toward {@code primaryId}; on the session's loop. */

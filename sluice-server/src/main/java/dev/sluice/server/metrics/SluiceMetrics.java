@@ -61,6 +61,7 @@ public final class SluiceMetrics implements AutoCloseable {
     private final ConcurrentMap<String, Counter> sessionsOpened = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> sessionsClosed = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> switchovers = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> failovers = new ConcurrentHashMap<>();
     private volatile TopologyGauges gauges;
 
     private record RouteKey(String endpoint, String node, String target, String reason) {
@@ -172,6 +173,20 @@ public final class SluiceMetrics implements AutoCloseable {
         cached(switchovers, outcome, o -> Counter.builder("sluice.switchovers")
                 .description("Switchovers run by Sluice, by outcome")
                 .tag("outcome", label(o)).register(registry)).increment();
+    }
+
+    /** A failover ended: {@code outcome} is {@code done}, {@code called-off} or {@code refused} (BEHAVIOUR §10). */
+    public void failover(String outcome) {
+        cached(failovers, outcome, o -> Counter.builder("sluice.failovers")
+                .description("Failovers run by Sluice, by outcome")
+                .tag("outcome", label(o)).register(registry)).increment();
+    }
+
+    /** A failover's old primary came back holding {@code count} commits no replica had (BEHAVIOUR §10). */
+    public void unshippedCommits(long count) {
+        Counter.builder("sluice.failover.unshipped.commits")
+                .description("Commits a failed primary acknowledged that the promoted replica never had, found when "
+                        + "it came back").register(registry).increment(count);
     }
 
     /**

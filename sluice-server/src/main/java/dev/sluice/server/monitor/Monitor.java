@@ -60,6 +60,27 @@ public final class Monitor implements AutoCloseable {
         }
     }
 
+    /** Told of every check's outcome, after the topology took it in (the automatic failover counts them). */
+    public interface CheckListener {
+        void answered(String node);
+
+        void missed(String node);
+    }
+
+    private volatile CheckListener checks = new CheckListener() {
+        @Override
+        public void answered(String node) {
+        }
+
+        @Override
+        public void missed(String node) {
+        }
+    };
+
+    public void onChecks(CheckListener listener) {
+        this.checks = listener;
+    }
+
     /** Checks one node now (a session saw it fail). */
     public synchronized void checkNow(int nodeId) {
         topology.current().node(nodeId).map(n -> probes.get(n.name())).ifPresent(NodeProbe::tick);
@@ -135,12 +156,14 @@ public final class Monitor implements AutoCloseable {
             report(probe.nodeName(), describe(state, o));
             apply(probe.nodeName(), state);
             seen(probe.nodeName());
+            checks.answered(probe.nodeName());
         }
 
         @Override
         public void missed(NodeProbe probe, String reason, int inRow, int downAfter) {
             LOG.info("node '{}' missed a check ({} of {} in a row before it is down): {}", probe.nodeName(), inRow,
                     downAfter, reason);
+            checks.missed(probe.nodeName());
         }
 
         @Override
@@ -149,6 +172,7 @@ public final class Monitor implements AutoCloseable {
             Optional<Node> node = topology.current().node(probe.nodeName());
             node.ifPresent(n -> apply(n.name(), n.state().withReachable(false)));
             seen(probe.nodeName());
+            checks.missed(probe.nodeName());
         }
     };
 

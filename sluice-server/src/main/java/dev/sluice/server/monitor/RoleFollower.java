@@ -10,7 +10,9 @@ import java.util.Optional;
  * Follows a switchover or failover done outside Sluice (by an operator or an orchestrator): when
  * the node Sluice treats as primary is read-only or unreachable and exactly one replica is
  * reachable and writable, that replica becomes the primary and the old primary a replica. With
- * zero or several writable replicas nothing changes — guessing would risk split writes. Pure.
+ * zero or several writable replicas nothing changes — guessing would risk split writes. A draining
+ * node is never followed: an operator is taking it out, or it is a failover's old primary, back
+ * with its own configuration's read_only = 0 and writes no replica has. Pure.
  */
 final class RoleFollower {
     private RoleFollower() {
@@ -23,7 +25,7 @@ final class RoleFollower {
             return Optional.empty();
         }
         List<Node> writable = t.nodes().stream()
-                .filter(n -> !n.isPrimary() && n.state().reachable() && !n.state().readOnly())
+                .filter(n -> !n.isPrimary() && !n.draining() && n.state().reachable() && !n.state().readOnly())
                 .toList();
         return writable.size() == 1 ? Optional.of(writable.get(0)) : Optional.empty();
     }

@@ -49,6 +49,12 @@ public final class EndpointRuntime implements ActiveRequests {
          * its next statement for the primary opens one on the new primary, which replays its state.
          */
         java.util.concurrent.CompletableFuture<Void> leaveFormerPrimary(int nodeId);
+
+        /**
+         * The primary {@code nodeId} is gone and a failover replaces it: the session drops every
+         * connection there, whatever it is doing; a transaction open there is lost (BEHAVIOUR §10).
+         */
+        java.util.concurrent.CompletableFuture<Void> abandonFailedPrimary(int nodeId);
     }
 
     /** The live sessions, at this moment. */

@@ -45,9 +45,18 @@ final class Repointing implements AutoCloseable {
      * pointing them later costs no login; returns warnings for the nodes that cannot be reached.
      */
     List<String> connect(NodeRef primary, Node oldPrimary) {
+        return connect(primary, oldPrimary, true);
+    }
+
+    /** As {@link #connect(NodeRef, Node)}, leaving out the old primary: a failover's, which is gone. */
+    List<String> connectReplicas(NodeRef primary, Node deadPrimary) {
+        return connect(primary, deadPrimary, false);
+    }
+
+    private List<String> connect(NodeRef primary, Node oldPrimary, boolean withOldPrimary) {
         List<String> warnings = new ArrayList<>();
         for (Node n : runtime.topology().nodes()) {
-            if (n.id() == primary.id()) {
+            if (n.id() == primary.id() || (!withOldPrimary && n.id() == oldPrimary.id())) {
                 continue;
             }
             if (!n.state().reachable() && n.id() != oldPrimary.id()) {

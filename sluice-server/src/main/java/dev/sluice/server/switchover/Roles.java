@@ -28,6 +28,19 @@ final class Roles {
                 ReplicationLag.NONE, n.state().position())));
     }
 
+    /**
+     * After a failover: {@code newPrimary} is the writable primary; {@code oldPrimary}, gone, is a
+     * replica that takes no traffic (draining) until it rejoins ({@link FormerPrimary}). Written
+     * whatever the monitor's role follower did meanwhile: it may have seen the promotion first.
+     */
+    static void failedOver(ProxyRuntime runtime, String oldPrimary, String newPrimary) {
+        runtime.topologyHolder().update(t -> t
+                .withNodeChanged(oldPrimary, n -> as(n, NodeRole.REPLICA, n.state()))
+                .withDraining(oldPrimary, true)
+                .withNodeChanged(newPrimary, n -> as(n, NodeRole.PRIMARY, new NodeState(true, false, false, false,
+                        ReplicationLag.NONE, n.state().position()))));
+    }
+
     /** The switchover was called off after the primary was made read-only: it is writable again. */
     static void writable(ProxyRuntime runtime, String primary) {
         runtime.topologyHolder().update(t -> t.withNodeChanged(primary, n -> n.withState(new NodeState(

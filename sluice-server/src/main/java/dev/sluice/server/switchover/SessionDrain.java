@@ -88,6 +88,28 @@ final class SessionDrain {
         }
     }
 
+    /**
+     * A failover: every session drops its connections to the failed primary {@code nodeId}, busy or
+     * not, and a transaction open there is lost; returns once all have (bounded).
+     */
+    void abandon(int nodeId) {
+        List<CompletableFuture<Void>> left = new ArrayList<>();
+        for (EndpointRuntime e : runtime.endpoints()) {
+            for (EndpointRuntime.SessionHandle s : e.sessions()) {
+                left.add(s.abandonFailedPrimary(nodeId));
+            }
+        }
+        try {
+            CompletableFuture.allOf(left.toArray(CompletableFuture[]::new))
+                    .get(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // A session loop that is this slow is not sending anything either: the hold parks its commands.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SwitchoverException("interrupted while the sessions left '" + nodeId + "'", e);
+        }
+    }
+
     static void sleep(long millis) {
         try {
             Thread.sleep(millis);

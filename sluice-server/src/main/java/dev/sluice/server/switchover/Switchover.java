@@ -49,7 +49,7 @@ final class Switchover {
     }
 
     SwitchoverOutcome run(Optional<String> requested) {
-        Timeline timeline = new Timeline(progress);
+        Timeline timeline = new Timeline(progress::stepDone);
         ReplicationAccount account = runtime.config().replication().orElseThrow(() -> SwitchoverException.refused(
                 "no replication account is configured: add replication: {user, password} (an account with "
                         + "REPLICATION SLAVE on every node) to the configuration"));
@@ -203,27 +203,5 @@ final class Switchover {
     private static Duration remaining(long heldAt, Duration timeout) {
         Duration left = timeout.minus(Duration.ofNanos(System.nanoTime() - heldAt));
         return left.isNegative() ? Duration.ZERO : left;
-    }
-
-    /** The steps done so far and how long each took. */
-    private static final class Timeline {
-        private final List<SwitchoverOutcome.Step> steps = new ArrayList<>();
-        private final Switchovers.Progress progress;
-        private long last = System.nanoTime();
-
-        Timeline(Switchovers.Progress progress) {
-            this.progress = progress;
-        }
-
-        void step(String name) {
-            long now = System.nanoTime();
-            steps.add(new SwitchoverOutcome.Step(name, Duration.ofNanos(now - last).toMillis()));
-            last = now;
-            progress.stepDone(name);
-        }
-
-        List<SwitchoverOutcome.Step> steps() {
-            return List.copyOf(steps);
-        }
     }
 }

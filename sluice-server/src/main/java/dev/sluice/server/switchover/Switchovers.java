@@ -20,6 +20,7 @@ public final class Switchovers {
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile SwitchoverStatus status = SwitchoverStatus.NONE;
     private final java.util.function.Consumer<String> outcomes;
+    private volatile java.util.function.BooleanSupplier failoverRunning = () -> false;
 
     /** {@code login} is Sluice's own account (the monitor's), which runs the administrative statements. */
     public Switchovers(ProxyRuntime runtime, EventLoopGroup loops, Supplier<LoginRequest> login) {
@@ -31,6 +32,12 @@ public final class Switchovers {
 
     /** Starts a switchover to {@code to}, or to the most advanced healthy replica. */
     public CompletableFuture<SwitchoverOutcome> start(Optional<String> to) {
+        if (failoverRunning.getAsBoolean()) {
+            String busy = "switchover refused: a failover is in progress; wait for its outcome";
+            LOG.warn(busy);
+            outcomes.accept("refused");
+            return CompletableFuture.failedFuture(SwitchoverException.refused(busy));
+        }
         if (!running.compareAndSet(false, true)) {
             String busy = "switchover refused: one is in progress already; wait for its outcome";
             LOG.warn(busy);
@@ -64,6 +71,11 @@ public final class Switchovers {
         t.setDaemon(true);
         t.start();
         return outcome;
+    }
+
+    /** A switchover is refused while {@code failover} says one runs. */
+    void busyWhile(java.util.function.BooleanSupplier failover) {
+        this.failoverRunning = failover;
     }
 
     /** The switchover in progress, or the last one. */

@@ -262,6 +262,20 @@ public final class FakeProxyControl implements ProxyControl {
         return java.util.concurrent.CompletableFuture.completedFuture(nextSwitchover);
     }
 
+    private final List<Optional<String>> failoverRequests = new java.util.ArrayList<>();
+
+    public synchronized List<Optional<String>> failoverRequests() {
+        return List.copyOf(failoverRequests);
+    }
+
+    @Override
+    public synchronized java.util.concurrent.CompletableFuture<dev.sluice.server.switchover.SwitchoverOutcome>
+            failover(Optional<String> to) {
+        failoverRequests.add(to);
+        return java.util.concurrent.CompletableFuture.failedFuture(dev.sluice.server.switchover.SwitchoverException
+                .refused("failover refused: the primary 'primary' is reachable: use switchover"));
+    }
+
     @Override
     public DigestStore digests() {
         return digests;

@@ -84,6 +84,49 @@ class SwitchoverHoldTest {
     }
 
     @Test
+    void aFailoverEndsATransactionOpenOnAFrozenPrimaryAtItsNextStatementAndAnIdleSessionMoves() {
+        onPrimary("BEGIN", IN_TRANS);
+        onPrimary("UPDATE t SET a = 1", IN_TRANS);
+        FakeBackend old = h.backend("primary");
+        h.proxy.primaryHold().hold();
+        h.session.abandonFailedPrimary(id("primary"));
+        h.runTasks();
+        assertThat(old.isOpen()).as("the frozen primary's connection is dropped").isFalse();
+        assertThat(standing().transactionOpen()).as("a lost transaction holds nothing up").isFalse();
+        ro1BecomesThePrimary();
+        h.proxy.primaryHold().release();
+        h.query("COMMIT");
+        h.runTasks();
+        assertThat(h.error()).startsWith("2013 the transaction open on the primary 'primary' was lost")
+                .contains("failover");
+        assertThat(h.clientOpen()).as("the rest of the transaction never runs on the new primary").isFalse();
+        assertThat(h.nodes.of("ro1")).as("nothing reaches the new primary").isEmpty();
+    }
+
+    @Test
+    void aFailoverFailsAStatementStillRunningOnAFrozenPrimaryWithoutSendingItAgain() {
+        onPrimary("SET sql_mode = 'ANSI'", ServerStatus.AUTOCOMMIT);
+        h.query("UPDATE t SET a = 1");
+        FakeBackend old = h.backend("primary");
+        assertThat(old.takeClientCommand()).isEqualTo("UPDATE t SET a = 1");
+        h.proxy.primaryHold().hold();
+        h.session.abandonFailedPrimary(id("primary"));
+        h.runTasks();
+        assertThat(h.error()).startsWith("2013 Lost connection to the primary 'primary'")
+                .contains("does not send it again");
+        ro1BecomesThePrimary();
+        h.proxy.primaryHold().release();
+        h.query("UPDATE t SET a = 2");
+        h.runTasks();
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).as("the session's state is replayed first").isEqualTo("SET sql_mode = 'ANSI'");
+        ro1.ok();
+        assertThat(ro1.takeClientCommand()).as("only the next write, not the lost one").isEqualTo("UPDATE t SET a = 2");
+        ro1.ok(ServerStatus.AUTOCOMMIT);
+        h.ok();
+    }
+
+    @Test
     void aTransactionsStatementsGoOnDuringTheHold() {
         onPrimary("BEGIN", IN_TRANS);
         assertThat(standing().transactionOpen()).isTrue();

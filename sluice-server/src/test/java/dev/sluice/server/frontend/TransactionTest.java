@@ -92,12 +92,30 @@ class TransactionTest {
     }
 
     @Test
-    void thePrimaryClosingInsideATransactionEndsTheClientConnection() {
+    void thePrimaryClosingInsideATransactionEndsTheClientConnectionWithAnErrorNamingTheFailover() {
         onPrimary("BEGIN", IN_TRANS);
         onPrimary("UPDATE t SET a = 2", IN_TRANS);
-        h.backend("primary").die();
+        FakeBackend primary = h.backend("primary");
+        primary.die();
         h.runTasks();
+        h.query("UPDATE t SET a = 3");
+        assertThat(h.error()).startsWith("2013 the transaction open on the primary 'primary' was lost")
+                .contains("did not commit").contains("failover").contains("This connection ends");
         assertThat(h.clientOpen()).as("going on would commit half a transaction").isFalse();
+        assertThat(h.nodes.of("primary")).as("nothing of the transaction is sent again").hasSize(1);
+    }
+
+    @Test
+    void thePrimaryDyingUnderAStatementOfATransactionEndsTheClientConnectionWithAnErrorNamingTheFailover() {
+        onPrimary("BEGIN", IN_TRANS);
+        h.query("UPDATE t SET a = 2");
+        FakeBackend primary = h.backend("primary");
+        primary.takeClientCommand();
+        primary.die();
+        h.runTasks();
+        assertThat(h.error()).startsWith("2013 the transaction open on the primary 'primary' was lost")
+                .contains("failover");
+        assertThat(h.clientOpen()).isFalse();
     }
 
     @Test
