@@ -66,8 +66,12 @@ public final class EndpointListener {
 
     /** Stops accepting; sessions already running go on until they end. */
     public void close() {
-        if (channel != null) {
-            channel.close().awaitUninterruptibly(1, java.util.concurrent.TimeUnit.SECONDS);
-        }
+        stopAccepting().awaitUninterruptibly(1, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    /** Starts closing the listening socket, without waiting: several endpoints stop at once. */
+    public io.netty.util.concurrent.Future<Void> stopAccepting() {
+        return channel == null ? io.netty.util.concurrent.ImmediateEventExecutor.INSTANCE.newSucceededFuture(null)
+                : channel.close();
     }
 }
