@@ -58,16 +58,25 @@ final class Installation {
         return home;
     }
 
-    /** A directory holding only {@code java} and the launcher's tools: the PATH of the installed Sluice. */
+    /**
+     * A directory holding only {@code java} and the launcher's tools: the PATH of the installed Sluice.
+     * Each is a one-line script that execs the real program (not a link, which the temporary
+     * directory's cleanup would warn about).
+     */
     static Path jreOnlyPath(Path dir) throws IOException {
         Files.createDirectories(dir);
-        Files.createSymbolicLink(dir.resolve("java"), javaBin().resolve("java"));
-        for (String tool : LAUNCHER_TOOLS) {
-            Path found = Stream.of("/usr/bin", "/bin").map(d -> Path.of(d, tool)).filter(Files::isExecutable)
-                    .findFirst().orElseThrow(() -> new AssertionError(tool + " is not installed"));
-            Files.createSymbolicLink(dir.resolve(tool), found);
+        tool(dir, "java", javaBin().resolve("java"));
+        for (String name : LAUNCHER_TOOLS) {
+            tool(dir, name, Stream.of("/usr/bin", "/bin").map(d -> Path.of(d, name)).filter(Files::isExecutable)
+                    .findFirst().orElseThrow(() -> new AssertionError(name + " is not installed")));
         }
         return dir;
+    }
+
+    private static void tool(Path dir, String name, Path program) throws IOException {
+        Path script = dir.resolve(name);
+        Files.writeString(script, "#!/bin/sh\nexec '" + program + "' \"$@\"\n");
+        Files.setPosixFilePermissions(script, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
     /** {@code bin/sluice ARGS} in {@code home}, environment cleared but for {@code env}; output to files. */
