@@ -120,9 +120,14 @@ final class InstalledSluice implements AutoCloseable {
         return out;
     }
 
-    /** Whether a log message so far contains {@code text}. */
+    /** Whether a log message so far contains {@code text}; fails at once if Sluice is gone without it. */
     boolean logged(String text) {
-        return messages().stream().anyMatch(m -> m.contains(text));
+        if (messages().stream().anyMatch(m -> m.contains(text))) {
+            return true;
+        }
+        assertThat(process.isAlive()).as("Sluice alive while waiting for '" + text + "'; output:\n" + output())
+                .isTrue();
+        return false;
     }
 
     /** Sends {@code signal} (e.g. {@code HUP}) to the JVM: the launcher exec'd it, so it has the launcher's pid. */
