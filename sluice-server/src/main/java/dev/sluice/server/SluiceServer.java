@@ -39,6 +39,7 @@ import dev.sluice.server.runtime.ServerIdentity;
 import dev.sluice.server.tls.BackendTlsContexts;
 import dev.sluice.server.tls.ClientTls;
 import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -52,6 +53,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,7 +90,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
     private final LiveProxyControl control;
     private final AdminServer admin;
     private final ConfigReload reload;
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
     private InetSocketAddress adminAddress;
 
     private SluiceServer(SluiceConfig config, Optional<Path> configFile) {
@@ -279,11 +281,11 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
      * {@code timeout} are cut, then everything stops as {@link #close()} does.
      */
     public ShutdownReport shutdown(Duration timeout) throws InterruptedException {
-        List<io.netty.util.concurrent.Future<Void>> stopping = new ArrayList<>();
+        List<Future<Void>> stopping = new ArrayList<>();
         for (EndpointListener l : listeners) {
             stopping.add(l.stopAccepting());
         }
-        for (io.netty.util.concurrent.Future<Void> f : stopping) {
+        for (Future<Void> f : stopping) {
             f.awaitUninterruptibly(LISTENER_CLOSE_WAIT.toMillis());
         }
         int open = runtime.endpoints().stream().mapToInt(e -> e.sessions().size()).sum();

@@ -8,6 +8,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import java.net.InetSocketAddress;
 
 /**
@@ -70,8 +72,7 @@ public final class EndpointListener {
     }
 
     /** Starts closing the listening socket, without waiting: several endpoints stop at once. */
-    public io.netty.util.concurrent.Future<Void> stopAccepting() {
-        return channel == null ? io.netty.util.concurrent.ImmediateEventExecutor.INSTANCE.newSucceededFuture(null)
-                : channel.close();
+    public Future<Void> stopAccepting() {
+        return channel == null ? ImmediateEventExecutor.INSTANCE.newSucceededFuture(null) : channel.close();
     }
 }
