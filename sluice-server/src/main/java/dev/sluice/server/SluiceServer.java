@@ -2,6 +2,7 @@ package dev.sluice.server;
 
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.server.admin.AdminServer;
+import dev.sluice.server.admin.ConfigReload;
 import dev.sluice.server.admin.LiveProxyControl;
 import dev.sluice.server.admin.ProxyControl;
 import dev.sluice.server.auth.AccountStore;
@@ -31,12 +32,15 @@ import dev.sluice.server.frontend.EndpointListener;
 import dev.sluice.server.net.Transport;
 import dev.sluice.server.runtime.EndpointLifecycle;
 import dev.sluice.server.runtime.EndpointRuntime;
+import dev.sluice.server.runtime.GracefulStop;
+import dev.sluice.server.runtime.ShutdownReport;
 import dev.sluice.server.runtime.NodeRef;
 import dev.sluice.server.runtime.ProxyRuntime;
 import dev.sluice.server.runtime.ServerIdentity;
 import dev.sluice.server.tls.BackendTlsContexts;
 import dev.sluice.server.tls.ClientTls;
 import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -50,6 +54,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,6 +70,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
     private static final java.time.Duration PRIMARY_POSITION_TIMEOUT = java.time.Duration.ofSeconds(1);
     private static final int FIRST_ROUND_INTERVALS = 2;
     private static final long SHUTDOWN_WAIT_SECONDS = 4;
+    /** How long a listening socket may take to close when Sluice stops accepting. */
+    private static final Duration LISTENER_CLOSE_WAIT = Duration.ofSeconds(1);
     /** How long a metrics scrape waits for an I/O thread to report its pools' use. */
     private static final Duration POOL_READ_TIMEOUT = Duration.ofSeconds(1);
     /** What Sluice's own connections (monitor, account loading) negotiate. */
@@ -83,6 +90,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
     private final SluiceMetrics metrics = new SluiceMetrics();
     private final LiveProxyControl control;
     private final AdminServer admin;
+    private final ConfigReload reload;
+    private final AtomicBoolean closed = new AtomicBoolean();
     private InetSocketAddress adminAddress;
 
     private SluiceServer(SluiceConfig config, Optional<Path> configFile) {
@@ -136,6 +145,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         this.control = new LiveProxyControl(runtime, this, configFile, switchovers, failovers);
         metrics.registerGauges(control::describe, () -> runtime.poolUse(POOL_READ_TIMEOUT));
         this.admin = new AdminServer(config.admin(), control, metrics);
+        this.reload = new ConfigReload(control, runtime, configFile);
     }
 
     private static LoginRequest monitorLogin(MonitorConfig monitor) {
@@ -269,8 +279,43 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         return out;
     }
 
+    /**
+     * Reads the configuration file again and applies what changed as the admin API would
+     * (BEHAVIOUR §13): what SIGHUP does. A file that does not load, or asks for a change that cannot
+     * be made while running, changes nothing; the outcome is logged either way.
+     */
+    public ConfigReload.Outcome reloadConfiguration() {
+        return reload.run();
+    }
+
+    /**
+     * The graceful stop of SIGTERM (BEHAVIOUR §13): no endpoint accepts a new client from the first
+     * moment — all listeners close together, so a client cannot slip in through one that closes
+     * later — open sessions close at their next transaction boundary, those still busy after
+     * {@code timeout} are cut, then everything stops as {@link #close()} does.
+     */
+    public ShutdownReport shutdown(Duration timeout) throws InterruptedException {
+        List<Future<Void>> stopping = new ArrayList<>();
+        for (EndpointListener l : listeners) {
+            stopping.add(l.stopAccepting());
+        }
+        for (Future<Void> f : stopping) {
+            f.awaitUninterruptibly(LISTENER_CLOSE_WAIT.toMillis());
+        }
+        int open = runtime.endpoints().stream().mapToInt(e -> e.sessions().size()).sum();
+        LOG.info("stopping: {} endpoint(s) no longer accept clients; {} open session(s) get up to {} ms to reach a "
+                + "transaction boundary", stopping.size(), open, timeout.toMillis());
+        ShutdownReport report = new GracefulStop(runtime.endpoints()).run(timeout);
+        LOG.info("stopped: {}", report.describe());
+        close();
+        return report;
+    }
+
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         admin.close();
         for (EndpointListener l : listeners) {
             l.close();

@@ -107,7 +107,7 @@ public final class SluiceProcess implements AutoCloseable {
         }
     }
 
-    /** SIGTERM (Sluice's shutdown hook closes it), SIGKILL if it does not stop in time. */
+    /** SIGTERM (Sluice stops gracefully: BEHAVIOUR §13), SIGKILL if it does not stop in time. */
     @Override
     public void close() throws InterruptedException {
         process.destroy();

@@ -82,14 +82,28 @@ public final class LiveProxyControl implements ProxyControl {
                 .orElseThrow(() -> new AdminException(AdminException.NOT_FOUND, "no endpoint '" + name + "'"));
         EndpointConfig changed = validated(() -> checked(EndpointSettings.modified(endpoint.config(), changes,
                 runtime.config().nodes(), runtime.config().zone())));
+        replaceEndpoint(endpoint, changed);
+        LOG.info("endpoint '{}' modified: {}", name, changes);
+        return EndpointSettings.toJson(changed);
+    }
+
+    /**
+     * ModifyDBProxyEndpoint given the endpoint's whole new settings (a reloaded configuration file),
+     * checked and applied as {@link #modifyEndpoint} does.
+     */
+    synchronized void modifyEndpoint(EndpointConfig changed) {
+        EndpointRuntime endpoint = runtime.endpoint(changed.name()).orElseThrow(() -> new AdminException(
+                AdminException.NOT_FOUND, "no endpoint '" + changed.name() + "'"));
+        replaceEndpoint(endpoint, validated(() -> checked(changed)));
+    }
+
+    private void replaceEndpoint(EndpointRuntime endpoint, EndpointConfig changed) {
         if (!changed.listen().equals(endpoint.config().listen())) {
             throw new AdminException(AdminException.BAD_REQUEST, "listen: an endpoint's address cannot change while "
                     + "it runs; add a new endpoint and remove this one");
         }
         endpoint.reconfigure(changed, runtime.topology());
         replaceEndpointInConfig(changed);
-        LOG.info("endpoint '{}' modified: {}", name, changes);
-        return EndpointSettings.toJson(changed);
     }
 
     @Override
@@ -103,6 +117,16 @@ public final class LiveProxyControl implements ProxyControl {
         }
         EndpointConfig config = validated(() -> checked(ConfigLoader.endpoint(definition, "endpoint " + name,
                 runtime.config().nodes(), runtime.config().zone())));
+        return EndpointSettings.toJson(addEndpoint(config));
+    }
+
+    /** Adds an endpoint given as its configuration (a reloaded file), checked as {@link #addEndpoint(JsonNode)} does. */
+    synchronized EndpointConfig addEndpoint(EndpointConfig config) {
+        String name = config.name();
+        if (runtime.endpoint(name).isPresent()) {
+            throw new AdminException(AdminException.CONFLICT, "endpoint '" + name + "' already exists");
+        }
+        validated(() -> checked(config));
         try {
             lifecycle.start(config);
         } catch (RuntimeException e) {
@@ -113,7 +137,7 @@ public final class LiveProxyControl implements ProxyControl {
         endpoints.add(config);
         runtime.config(with(runtime.config(), runtime.config().nodes(), endpoints));
         LOG.info("endpoint '{}' added on {}", name, config.listen());
-        return EndpointSettings.toJson(config);
+        return config;
     }
 
     @Override
@@ -131,6 +155,12 @@ public final class LiveProxyControl implements ProxyControl {
     @Override
     public synchronized NodeDescription addNode(JsonNode definition) {
         NodeConfig node = validated(() -> NodeDefinitions.parse(definition));
+        addNode(node);
+        return describeNode(node.name());
+    }
+
+    /** Adds a node given as its configuration (a reloaded file), checked as {@link #addNode(JsonNode)} does. */
+    synchronized void addNode(NodeConfig node) {
         if (runtime.config().node(node.name()).isPresent()) {
             throw new AdminException(AdminException.CONFLICT, "node '" + node.name() + "' already exists");
         }
@@ -145,7 +175,6 @@ public final class LiveProxyControl implements ProxyControl {
         nodes.add(node);
         runtime.config(with(runtime.config(), nodes, runtime.config().endpoints()));
         LOG.info("node '{}' added at {}", node.name(), node.address());
-        return describeNode(node.name());
     }
 
     @Override

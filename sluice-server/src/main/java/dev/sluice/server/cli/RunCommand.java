@@ -4,15 +4,25 @@ import dev.sluice.server.SluiceServer;
 import dev.sluice.server.config.ConfigException;
 import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.SluiceConfig;
+import dev.sluice.server.logging.LogOutput;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code run --config FILE}: runs the proxy until it is stopped (SIGINT / SIGTERM). */
+/**
+ * {@code run --config FILE}: runs the proxy until it is stopped (BEHAVIOUR §13). SIGTERM stops it
+ * gracefully and the process exits 0; SIGHUP reads the configuration file again; SIGINT (Ctrl-C)
+ * and any other exit close it at once, through the shutdown hook.
+ */
 @Command(name = "run", description = "Run the proxy with a configuration file")
 final class RunCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
     private static final int CONFIG_ERROR = 2;
 
     @Option(names = "--config", required = true, description = "YAML configuration file")
@@ -27,10 +37,32 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("sluice: " + config + ": " + e.getMessage());
             return CONFIG_ERROR;
         }
-        SluiceServer server = SluiceServer.start(cfg, java.util.Optional.of(config.toAbsolutePath()));
+        LogOutput.use(cfg.process().logFormat());
+        SluiceServer server = SluiceServer.start(cfg, Optional.of(config.toAbsolutePath()));
         CountDownLatch stopped = new CountDownLatch(1);
+        AtomicBoolean stopping = new AtomicBoolean();
+        ServiceSignals.on("TERM", () -> {
+            if (!stopping.compareAndSet(false, true)) {
+                LOG.info("SIGTERM: already stopping");
+                return;
+            }
+            try {
+                server.shutdown(server.runtime().config().process().shutdownTimeout());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                server.close();
+            } finally {
+                stopped.countDown();
+            }
+        });
+        ServiceSignals.on("HUP", () -> {
+            LOG.info("SIGHUP: reading {} again", config);
+            server.reloadConfiguration();
+        });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
+            if (stopping.compareAndSet(false, true)) {
+                server.close();
+            }
             stopped.countDown();
         }, "sluice-shutdown"));
         stopped.await();

@@ -37,7 +37,7 @@ public final class ConfigLoader {
     private static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
 
     private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits", "tls",
-        "zone", "replication"};
+        "zone", "replication", "shutdown-timeout", "log-format"};
     /** Where the generated self-signed pair goes by default, in the configuration file's directory. */
     public static final String STATE_DIRECTORY = ".sluice";
     private static final long MAX_SESSION_MEMORY = 1L << 40;
@@ -104,7 +104,16 @@ public final class ConfigLoader {
         }
         TlsConfig tls = tls(top.sectionOrEmpty("tls"));
         Optional<ReplicationAccount> replication = top.section("replication").map(r -> replication(r, secrets));
-        return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits, tls, zone, replication);
+        return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits, tls, zone, replication,
+                process(top));
+    }
+
+    private static ProcessConfig process(YamlSection top) {
+        return new ProcessConfig(
+                top.parsed("shutdown-timeout", ProcessConfig.DEFAULT_SHUTDOWN_TIMEOUT,
+                        v -> ConfigValues.duration("shutdown-timeout", v)),
+                ProcessConfig.LogFormat.of(top.choice("log-format", ProcessConfig.LogFormat.TEXT.configName(),
+                        ProcessConfig.LogFormat.TEXT.configName(), ProcessConfig.LogFormat.JSON.configName())));
     }
 
     private static ReplicationAccount replication(YamlSection s, SecretResolver secrets) {

@@ -114,6 +114,12 @@ public final class ConfigWriter {
         if (!config.tls().equals(TlsConfig.DEFAULT)) {
             root.set("tls", tls(config.tls()));
         }
+        if (!config.process().shutdownTimeout().equals(ProcessConfig.DEFAULT_SHUTDOWN_TIMEOUT)) {
+            root.put("shutdown-timeout", EndpointSettings.duration(config.process().shutdownTimeout()));
+        }
+        if (config.process().logFormat() != ProcessConfig.LogFormat.TEXT) {
+            root.put("log-format", config.process().logFormat().configName());
+        }
         try {
             return HEADER + YAML.writeValueAsString(root);
         } catch (JsonProcessingException e) {

@@ -8,10 +8,18 @@ import java.util.Optional;
  *
  * @param zone the zone Sluice itself runs in (top-level {@code zone:}), for endpoints that prefer it
  * @param replication the account replicas replicate with, which a switchover needs (absent: no switchover)
+ * @param process the shutdown timeout and the log format ({@code shutdown-timeout}, {@code log-format})
  */
 public record SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
         AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls, Optional<String> zone,
-        Optional<ReplicationAccount> replication) {
+        Optional<ReplicationAccount> replication, ProcessConfig process) {
+
+    /** A configuration with the default shutdown timeout and log format. */
+    public SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
+            AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls, Optional<String> zone,
+            Optional<ReplicationAccount> replication) {
+        this(monitor, nodes, endpoints, admin, users, limits, tls, zone, replication, ProcessConfig.DEFAULT);
+    }
 
     /** A configuration without a replication account. */
     public SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
@@ -33,7 +41,7 @@ public record SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<E
 
     /** The same configuration with other nodes and endpoints (what the admin API changes). */
     public SluiceConfig with(List<NodeConfig> newNodes, List<EndpointConfig> newEndpoints) {
-        return new SluiceConfig(monitor, newNodes, newEndpoints, admin, users, limits, tls, zone, replication);
+        return new SluiceConfig(monitor, newNodes, newEndpoints, admin, users, limits, tls, zone, replication, process);
     }
 
     public Optional<NodeConfig> node(String name) {

@@ -38,6 +38,8 @@ final class ClientInbox {
     private int replySequence;
     private boolean queueFull;
     private boolean uploadBlocked;
+    /** Told each time the session is left idle with nothing queued, once someone needs to know; else null. */
+    private Runnable idleWatch;
 
     /** {@code commands} starts each command frame taken; it owns the frame. */
     ClientInbox(Channel client, Consumer<ByteBuf> commands) {
@@ -164,6 +166,17 @@ final class ClientInbox {
             queueFull = false;
             updateAutoRead();
         }
+        if (idleWatch != null && phase == SessionPhase.IDLE && frames.isEmpty()) {
+            idleWatch.run();
+        }
+    }
+
+    /**
+     * {@code watch} runs whenever a drain leaves the session idle with nothing queued: every command
+     * ends in a drain, so this sees each point where the session may stand between two transactions.
+     */
+    void watchIdle(Runnable watch) {
+        idleWatch = watch;
     }
 
     private boolean takes() {

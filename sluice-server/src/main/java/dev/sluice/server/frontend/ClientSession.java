@@ -63,6 +63,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     private final Commands commands;
     private final ProxyRuntime.KillTarget killTarget;
     private final SwitchoverHold switchover;
+    private final SessionShutdown shutdown;
 
     ClientSession(Channel client, ProxyRuntime proxy, EndpointRuntime endpoint, long connectionId, byte[] scramble,
             ClientIdentity identity, Optional<String> database) {
@@ -92,6 +93,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         this.switchover = new SwitchoverHold(connectionId, proxy.primaryHold(), runner, routing, deferredBegin,
                 backends, loop, failures.lostTransaction());
         this.commands = commands(loop, client.alloc(), backendState);
+        this.shutdown = new SessionShutdown(this::betweenTransactions, this::close);
     }
 
     /** The handlers of the client's commands, each given what it may touch. */
@@ -264,6 +266,32 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         return done;
     }
 
+    /** Sluice is stopping: see {@link SessionShutdown}. */
+    @Override
+    public CompletableFuture<dev.sluice.server.runtime.SessionEnd> closeAtBoundary() {
+        client.eventLoop().execute(() -> {
+            if (!shutdown.asked()) {
+                inbox.watchIdle(shutdown::atIdle);
+                shutdown.ask();
+            }
+        });
+        return shutdown.ended();
+    }
+
+    @Override
+    public void cut() {
+        client.eventLoop().execute(shutdown::cut);
+    }
+
+    /**
+     * Idle between two transactions: nothing running or queued, no transaction open on a backend
+     * (autocommit=0 alone opens none) and no BEGIN held back by transaction splitting.
+     */
+    private boolean betweenTransactions() {
+        return !isClosed() && inbox.phase() == SessionPhase.IDLE && inbox.isEmpty() && !routing.transactionOpen()
+                && !status.inTransaction() && !deferredBegin.isHeld();
+    }
+
     private void onBackendLost(BackendConnection backend) {
         failures.betweenCommands(runner, backend);
     }
@@ -298,6 +326,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         proxy.unregisterSession(login.connectionId());
         proxy.metrics().sessionClosed(endpoint.name());
         endpoint.sessionEnded();
+        shutdown.sessionEnded();
     }
 
     private void releaseEverything() {

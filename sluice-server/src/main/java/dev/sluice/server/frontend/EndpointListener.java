@@ -8,6 +8,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import java.net.InetSocketAddress;
 
 /**
@@ -66,8 +68,11 @@ public final class EndpointListener {
 
     /** Stops accepting; sessions already running go on until they end. */
     public void close() {
-        if (channel != null) {
-            channel.close().awaitUninterruptibly(1, java.util.concurrent.TimeUnit.SECONDS);
-        }
+        stopAccepting().awaitUninterruptibly(1, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    /** Starts closing the listening socket, without waiting: several endpoints stop at once. */
+    public Future<Void> stopAccepting() {
+        return channel == null ? ImmediateEventExecutor.INSTANCE.newSucceededFuture(null) : channel.close();
     }
 }

@@ -55,7 +55,20 @@ public final class EndpointRuntime implements ActiveRequests {
          * connection there, whatever it is doing; a transaction open there is lost (BEHAVIOUR §10).
          */
         java.util.concurrent.CompletableFuture<Void> abandonFailedPrimary(int nodeId);
+
+        /**
+         * Sluice is stopping: the session closes at its next transaction boundary (at once if it stands
+         * at one). Completes, on its loop, when the session has ended, saying how; asking again
+         * returns the same future.
+         */
+        java.util.concurrent.CompletableFuture<SessionEnd> closeAtBoundary();
+
+        /** The shutdown timeout ran out: the session closes now, whatever it was doing. */
+        void cut();
     }
+
+    /** Set once Sluice stops: who asks a session that registers from then on to end at its boundary. */
+    private volatile java.util.function.Consumer<SessionHandle> closing;
 
     /** The live sessions, at this moment. */
     public java.util.List<SessionHandle> sessions() {
@@ -64,6 +77,21 @@ public final class EndpointRuntime implements ActiveRequests {
 
     public void register(SessionHandle s) {
         liveSessions.add(s);
+        java.util.function.Consumer<SessionHandle> stopping = closing;
+        if (stopping != null) {
+            stopping.accept(s);
+        }
+    }
+
+    /**
+     * Sluice is stopping: {@code ask} is given every live session, and every session that registers
+     * from now on (a login that was under way when the listener closed). It may see one twice.
+     */
+    public void closeSessionsAtBoundary(java.util.function.Consumer<SessionHandle> ask) {
+        closing = ask;
+        for (SessionHandle s : liveSessions) {
+            ask.accept(s);
+        }
     }
 
     public void unregister(SessionHandle s) {
