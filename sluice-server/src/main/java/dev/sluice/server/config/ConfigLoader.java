@@ -37,7 +37,9 @@ public final class ConfigLoader {
     private static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
 
     private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits", "tls",
-        "zone", "replication"};
+        "zone", "replication", "cluster"};
+    /** What the shared configuration of cluster mode holds: what the admin API changes. */
+    private static final String[] SHARED_KEYS = {"nodes", "endpoints"};
     /** Where the generated self-signed pair goes by default, in the configuration file's directory. */
     public static final String STATE_DIRECTORY = ".sluice";
     private static final long MAX_SESSION_MEMORY = 1L << 40;
@@ -79,8 +81,44 @@ public final class ConfigLoader {
         MonitorConfig monitor = monitor(top.sectionOrEmpty("monitor"), secrets);
         List<NodeConfig> nodes = nodes(top);
         LimitsConfig limits = limits(top.sectionOrEmpty("limits"));
-        List<EndpointConfig> endpoints = new ArrayList<>();
         Optional<String> zone = top.text("zone");
+        List<EndpointConfig> endpoints = endpoints(top, nodes, zone);
+        AdminConfig admin = admin(top.sectionOrEmpty("admin"), secrets);
+        List<UserConfig> users = new ArrayList<>();
+        for (YamlSection u : top.sectionList("users")) {
+            users.add(new UserConfig(u.requiredText("user"), secrets.read(u, "password", ""),
+                    u.bool("full-auth", false)));
+            u.rejectUnknownKeys();
+        }
+        TlsConfig tls = tls(top.sectionOrEmpty("tls"));
+        Optional<ReplicationAccount> replication = top.section("replication").map(r -> replication(r, secrets));
+        Optional<ClusterConfig> cluster = top.section("cluster").map(ClusterConfig::parse);
+        return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits, tls, zone, replication, cluster);
+    }
+
+    /**
+     * {@code local} with the nodes and endpoints of cluster mode's shared configuration
+     * ({@code nodes:} and {@code endpoints:} only, as {@link ConfigWriter#sharedYaml} writes them),
+     * checked exactly as the same sections of a file are.
+     */
+    public static SluiceConfig withShared(SluiceConfig local, String sharedYaml) {
+        JsonNode root;
+        try {
+            root = new ObjectMapper(new YAMLFactory()).readTree(sharedYaml);
+        } catch (IOException e) {
+            throw new ConfigException("the shared configuration is not valid YAML: " + e.getMessage(), e);
+        }
+        YamlSection top = new YamlSection("", root);
+        for (String section : SHARED_KEYS) {
+            top.has(section);
+        }
+        top.rejectUnknownKeys();
+        List<NodeConfig> nodes = nodes(top);
+        return local.with(nodes, endpoints(top, nodes, local.zone()));
+    }
+
+    private static List<EndpointConfig> endpoints(YamlSection top, List<NodeConfig> nodes, Optional<String> zone) {
+        List<EndpointConfig> endpoints = new ArrayList<>();
         for (YamlSection e : top.sectionList("endpoints")) {
             endpoints.add(endpoint(e, nodes, zone));
         }
@@ -95,16 +133,7 @@ public final class ConfigLoader {
         for (EndpointConfig e : endpoints) {
             validate(e, nodes);
         }
-        AdminConfig admin = admin(top.sectionOrEmpty("admin"), secrets);
-        List<UserConfig> users = new ArrayList<>();
-        for (YamlSection u : top.sectionList("users")) {
-            users.add(new UserConfig(u.requiredText("user"), secrets.read(u, "password", ""),
-                    u.bool("full-auth", false)));
-            u.rejectUnknownKeys();
-        }
-        TlsConfig tls = tls(top.sectionOrEmpty("tls"));
-        Optional<ReplicationAccount> replication = top.section("replication").map(r -> replication(r, secrets));
-        return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits, tls, zone, replication);
+        return List.copyOf(endpoints);
     }
 
     private static ReplicationAccount replication(YamlSection s, SecretResolver secrets) {

@@ -8,10 +8,18 @@ import java.util.Optional;
  *
  * @param zone the zone Sluice itself runs in (top-level {@code zone:}), for endpoints that prefer it
  * @param replication the account replicas replicate with, which a switchover needs (absent: no switchover)
+ * @param cluster where the shared configuration of cluster mode lives (absent: this file is the configuration)
  */
 public record SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
         AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls, Optional<String> zone,
-        Optional<ReplicationAccount> replication) {
+        Optional<ReplicationAccount> replication, Optional<ClusterConfig> cluster) {
+
+    /** A configuration outside cluster mode. */
+    public SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
+            AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls, Optional<String> zone,
+            Optional<ReplicationAccount> replication) {
+        this(monitor, nodes, endpoints, admin, users, limits, tls, zone, replication, Optional.empty());
+    }
 
     /** A configuration without a replication account. */
     public SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
@@ -33,7 +41,7 @@ public record SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<E
 
     /** The same configuration with other nodes and endpoints (what the admin API changes). */
     public SluiceConfig with(List<NodeConfig> newNodes, List<EndpointConfig> newEndpoints) {
-        return new SluiceConfig(monitor, newNodes, newEndpoints, admin, users, limits, tls, zone, replication);
+        return new SluiceConfig(monitor, newNodes, newEndpoints, admin, users, limits, tls, zone, replication, cluster);
     }
 
     public Optional<NodeConfig> node(String name) {
