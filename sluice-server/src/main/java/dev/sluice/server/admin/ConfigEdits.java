@@ -21,11 +21,11 @@ import java.util.function.Supplier;
  * {@link AdminException} with the status to answer. The same edit serves a single instance (applied
  * at once) and cluster mode (made on the shared configuration read from etcd, written back there).
  */
-final class ConfigEdits {
+public final class ConfigEdits {
     private ConfigEdits() {
     }
 
-    static SluiceConfig modifyEndpoint(SluiceConfig config, String name, JsonNode changes) {
+    public static SluiceConfig modifyEndpoint(SluiceConfig config, String name, JsonNode changes) {
         EndpointConfig endpoint = endpoint(config, name);
         EndpointConfig changed = validated(() -> checked(config, EndpointSettings.modified(endpoint, changes,
                 config.nodes(), config.zone())));
@@ -40,7 +40,7 @@ final class ConfigEdits {
         return config.with(config.nodes(), List.copyOf(endpoints));
     }
 
-    static SluiceConfig addEndpoint(SluiceConfig config, JsonNode definition) {
+    public static SluiceConfig addEndpoint(SluiceConfig config, JsonNode definition) {
         if (definition == null || !definition.isObject() || !definition.has("name")) {
             throw new AdminException(AdminException.BAD_REQUEST, "an endpoint needs at least name and listen");
         }
@@ -55,7 +55,7 @@ final class ConfigEdits {
         return config.with(config.nodes(), List.copyOf(endpoints));
     }
 
-    static SluiceConfig removeEndpoint(SluiceConfig config, String name) {
+    public static SluiceConfig removeEndpoint(SluiceConfig config, String name) {
         endpoint(config, name);
         List<EndpointConfig> endpoints = new ArrayList<>(config.endpoints());
         endpoints.removeIf(e -> e.name().equals(name));
@@ -63,7 +63,7 @@ final class ConfigEdits {
     }
 
     /** Adds a node; {@code topology} says which node is the primary now (a switchover may have moved it). */
-    static SluiceConfig addNode(SluiceConfig config, Topology topology, JsonNode definition) {
+    public static SluiceConfig addNode(SluiceConfig config, Topology topology, JsonNode definition) {
         NodeConfig node = validated(() -> NodeDefinitions.parse(definition));
         if (config.node(node.name()).isPresent()) {
             throw new AdminException(AdminException.CONFLICT, "node '" + node.name() + "' already exists");
@@ -77,7 +77,7 @@ final class ConfigEdits {
         return config.with(List.copyOf(nodes), config.endpoints());
     }
 
-    static SluiceConfig removeNode(SluiceConfig config, Topology topology, String name) {
+    public static SluiceConfig removeNode(SluiceConfig config, Topology topology, String name) {
         if (config.node(name).isEmpty()) {
             throw new AdminException(AdminException.NOT_FOUND, "no node '" + name + "'");
         }
@@ -114,6 +114,11 @@ final class ConfigEdits {
             weights = new ReadWeights.Custom(rest);
         }
         return listed || weighted ? e.withPolicy(e.policy().withNodes(names).withWeights(weights)) : e;
+    }
+
+    /** An endpoint's settings in {@code config}, as DescribeDBProxyEndpoint answers them. */
+    public static com.fasterxml.jackson.databind.node.ObjectNode settings(SluiceConfig config, String name) {
+        return EndpointSettings.toJson(endpoint(config, name));
     }
 
     private static EndpointConfig endpoint(SluiceConfig config, String name) {

@@ -97,10 +97,13 @@ public final class LiveProxyControl implements ProxyControl {
         return runtime.config();
     }
 
-    static ObjectNode settings(SluiceConfig config, String endpoint) {
-        return config.endpoints().stream().filter(e -> e.name().equals(endpoint)).findFirst()
-                .map(EndpointSettings::toJson)
-                .orElseThrow(() -> new AdminException(AdminException.NOT_FOUND, "no endpoint '" + endpoint + "'"));
+    /** The topology the running proxy sees now. */
+    public dev.sluice.routing.topology.Topology topology() {
+        return runtime.topology();
+    }
+
+    private static ObjectNode settings(SluiceConfig config, String endpoint) {
+        return ConfigEdits.settings(config, endpoint);
     }
 
     @Override
@@ -126,7 +129,8 @@ public final class LiveProxyControl implements ProxyControl {
         }
     }
 
-    private NodeDescription describeNode(String name) {
+    /** One node as DescribeDBProxy shows it. */
+    public NodeDescription describeNode(String name) {
         return describe().nodes().stream().filter(n -> n.name().equals(name)).findFirst()
                 .orElseThrow(() -> new AdminException(AdminException.NOT_FOUND, "no node '" + name + "'"));
     }

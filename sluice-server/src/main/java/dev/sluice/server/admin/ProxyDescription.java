@@ -1,5 +1,6 @@
 package dev.sluice.server.admin;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.sluice.server.switchover.SwitchoverStatus;
 import java.util.List;
 
@@ -11,9 +12,17 @@ import java.util.List;
  * @param endpoints every endpoint
  * @param nodes every node with its live state
  * @param switchover the switchover in progress, or the last one (BEHAVIOUR §10)
+ * @param instances in cluster mode, every instance registered in etcd (BEHAVIOUR §11); empty otherwise
  */
 public record ProxyDescription(String version, long uptimeSeconds, List<EndpointDescription> endpoints,
-        List<NodeDescription> nodes, SwitchoverStatus switchover) {
+        List<NodeDescription> nodes, SwitchoverStatus switchover,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<InstanceDescription> instances) {
+
+    /** Outside cluster mode. */
+    public ProxyDescription(String version, long uptimeSeconds, List<EndpointDescription> endpoints,
+            List<NodeDescription> nodes, SwitchoverStatus switchover) {
+        this(version, uptimeSeconds, endpoints, nodes, switchover, List.of());
+    }
 
     /** With no switchover run yet. */
     public ProxyDescription(String version, long uptimeSeconds, List<EndpointDescription> endpoints,
@@ -23,5 +32,6 @@ public record ProxyDescription(String version, long uptimeSeconds, List<Endpoint
 
     public ProxyDescription {
         switchover = switchover == null ? SwitchoverStatus.NONE : switchover;
+        instances = instances == null ? List.of() : List.copyOf(instances);
     }
 }
