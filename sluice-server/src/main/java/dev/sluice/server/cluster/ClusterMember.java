@@ -97,6 +97,7 @@ public final class ClusterMember implements AutoCloseable {
     public void start(LiveProxyControl running, Supplier<InstanceDescription> whoAmI) {
         this.control = running;
         this.self = whoAmI;
+        store.started();
         thread.execute(this::watch);
         thread.scheduleWithFixedDelay(this::tick, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -153,6 +154,9 @@ public final class ClusterMember implements AutoCloseable {
             keepRegistered();
             instances = readInstances();
         } catch (EtcdUnreachableException e) {
+            if (thread.isShutdown()) {
+                return;
+            }
             if (reachable) {
                 LOG.warn("cluster '{}': etcd is unreachable ({}); serving with the configuration of revision {}; "
                         + "admin changes are refused until it is back", cluster.prefix(), e.getMessage(),

@@ -111,6 +111,7 @@ public final class ClusterProxyControl implements ProxyControl {
         try {
             stored = store.readConfig();
         } catch (EtcdUnreachableException e) {
+            LOG.info("change refused: etcd is unreachable ({})", e.getMessage());
             throw new ChangeOutcome.Unreachable(e.getMessage()).refusal();
         }
         StoredConfig read = stored.orElseThrow(() -> new AdminException(AdminException.CONFLICT,
@@ -126,9 +127,11 @@ public final class ClusterProxyControl implements ProxyControl {
         SluiceConfig target = edit.apply(base);
         ChangeOutcome outcome = store.swap(ConfigWriter.sharedYaml(target), read.modRevision());
         if (outcome instanceof ChangeOutcome.Conflict c) {
+            LOG.info("change refused: the shared configuration changed after revision {}", c.readRevision());
             throw c.refusal();
         }
         if (outcome instanceof ChangeOutcome.Unreachable u) {
+            LOG.info("change refused: etcd is unreachable ({})", u.why());
             throw u.refusal();
         }
         long revision = ((ChangeOutcome.Committed) outcome).revision();

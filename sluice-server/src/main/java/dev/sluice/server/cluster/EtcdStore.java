@@ -35,15 +35,26 @@ import java.util.function.Consumer;
 final class EtcdStore implements AutoCloseable {
     /** How long one etcd call may take before etcd counts as unreachable. */
     static final Duration CALL_TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * The same for the calls made while the instance starts: the client's first call also loads its
+     * classes and opens the connection, which takes seconds on a loaded machine.
+     */
+    static final Duration FIRST_CALL_TIMEOUT = Duration.ofSeconds(15);
 
     private final ClusterConfig cluster;
     private final Client client;
     private final KV kv;
+    private volatile Duration timeout = FIRST_CALL_TIMEOUT;
 
     EtcdStore(ClusterConfig cluster) {
         this.cluster = cluster;
         this.client = Client.builder().endpoints(cluster.etcd()).build();
         this.kv = client.getKVClient();
+    }
+
+    /** From now on, calls are bounded by {@link #CALL_TIMEOUT}. */
+    void started() {
+        timeout = CALL_TIMEOUT;
     }
 
     /** The shared configuration, if etcd holds one. */
@@ -127,12 +138,13 @@ final class EtcdStore implements AutoCloseable {
         client.close();
     }
 
-    private static <T> T await(CompletableFuture<T> call) throws EtcdUnreachableException {
+    private <T> T await(CompletableFuture<T> call) throws EtcdUnreachableException {
+        Duration limit = timeout;
         try {
-            return call.get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return call.get(limit.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             call.cancel(true);
-            throw new EtcdUnreachableException("no answer within " + CALL_TIMEOUT.toMillis() + " ms");
+            throw new EtcdUnreachableException("no answer within " + limit.toMillis() + " ms");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new EtcdUnreachableException(cause.getMessage() == null ? cause.toString() : cause.getMessage());
