@@ -157,6 +157,15 @@ class ClusterConfigTest {
                 assertThat(rs.getLong(1)).isEqualTo(ro3Id);
             }
         });
+        // A drain through C reaches A and B too.
+        ClusterAdmin.Reply drain = c.post("/v1/nodes/" + ro3.name() + "/drain", "");
+        assertThat(drain.status()).as(drain.body()).isEqualTo(200);
+        assertThat(drain.json().get("draining").asBoolean()).isTrue();
+        await().atMost(PROPAGATION).pollInterval(POLL).untilAsserted(() -> {
+            for (ClusterAdmin admin : List.of(a, b)) {
+                assertThat(admin.get("/v1/nodes/" + ro3.name()).json().get("draining").asBoolean()).isTrue();
+            }
+        });
         // And removed through C, they leave A and B.
         assertThat(c.delete("/v1/endpoints/reports").status()).isEqualTo(204);
         assertThat(c.delete("/v1/nodes/" + ro3.name()).status()).isEqualTo(204);

@@ -92,6 +92,32 @@ public final class LiveProxyControl implements ProxyControl {
         running.apply(target);
     }
 
+    /**
+     * Makes exactly {@code nodes} draining (cluster mode's shared drains): sessions leave a newly
+     * draining node at their next transaction boundary.
+     */
+    public synchronized void drainOnly(java.util.List<String> nodes) {
+        boolean added = false;
+        for (dev.sluice.routing.topology.Node n : runtime.topology().nodes()) {
+            boolean wanted = nodes.contains(n.name());
+            if (n.draining() != wanted) {
+                runtime.topologyHolder().update(t -> t.withDraining(n.name(), wanted));
+                added |= wanted;
+                LOG.info(wanted ? "node '{}' draining: sessions leave it at their next transaction boundary"
+                        : "node '{}' no longer draining", n.name());
+            }
+        }
+        if (added) {
+            runtime.sessionsLeaveRetiredNodes();
+        }
+    }
+
+    /** The nodes being drained now. */
+    public java.util.List<String> draining() {
+        return runtime.topology().nodes().stream().filter(dev.sluice.routing.topology.Node::draining)
+                .map(dev.sluice.routing.topology.Node::name).toList();
+    }
+
     /** The running configuration. */
     public SluiceConfig config() {
         return runtime.config();

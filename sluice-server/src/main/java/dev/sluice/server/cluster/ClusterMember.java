@@ -6,6 +6,7 @@ import dev.sluice.server.admin.AdminJson;
 import dev.sluice.server.admin.InstanceDescription;
 import dev.sluice.server.admin.LiveProxyControl;
 import dev.sluice.server.config.ClusterConfig;
+import dev.sluice.server.config.SharedConfig;
 import dev.sluice.server.config.SluiceConfig;
 import io.etcd.jetcd.Watch;
 import java.time.Duration;
@@ -50,6 +51,8 @@ public final class ClusterMember implements AutoCloseable {
     private long lease;
     private volatile boolean reachable = true;
     private volatile List<InstanceDescription> instances = List.of();
+    /** The drains of the configuration this instance started with: run once it runs. */
+    private List<String> drainingAtStart = List.of();
 
     public ClusterMember(ClusterConfig cluster) {
         this.cluster = cluster;
@@ -74,6 +77,7 @@ public final class ClusterMember implements AutoCloseable {
                 }
                 if (d instanceof SharedConfigDecision.Apply apply) {
                     settled.settle(apply.revision(), Optional.empty());
+                    drainingAtStart = apply.draining();
                     LOG.info("cluster '{}': starting with the shared configuration at etcd revision {}",
                             cluster.prefix(), apply.revision());
                     return apply.config();
@@ -98,6 +102,7 @@ public final class ClusterMember implements AutoCloseable {
         this.control = running;
         this.self = whoAmI;
         store.started();
+        running.drainOnly(drainingAtStart);
         thread.execute(this::watch);
         thread.scheduleWithFixedDelay(this::tick, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -170,10 +175,12 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Runs, refuses or seeds what etcd holds. Only on {@link #thread}. */
     private void consider(Optional<StoredConfig> stored) {
-        SharedConfigDecision.Decision d = SharedConfigDecision.decide(control.config(), stored, settled.newest());
+        SharedConfigDecision.Decision d = SharedConfigDecision.decide(
+                new SharedConfig(control.config(), control.draining()), stored, settled.newest());
         if (d instanceof SharedConfigDecision.Apply apply) {
             try {
                 control.apply(apply.config());
+                control.drainOnly(apply.draining());
                 settled.settle(apply.revision(), Optional.empty());
                 LOG.info("cluster '{}': running the shared configuration of etcd revision {}", cluster.prefix(),
                         apply.revision());

@@ -11,6 +11,7 @@ import dev.sluice.server.admin.ProxyDescription;
 import dev.sluice.server.config.ConfigException;
 import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.ConfigWriter;
+import dev.sluice.server.config.SharedConfig;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.digest.DigestStore;
 import dev.sluice.server.switchover.SwitchoverOutcome;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * would be, and written back with a compare-and-swap on the revision read. Every instance — this one
  * included — then runs it from its watch; the answer waits until this one has. A change that lost
  * the swap to another is refused (409) and one that could not reach etcd too (503): nothing is
- * merged, so nothing is lost silently. Reads, digests, drains and switchovers stay this instance's.
+ * merged, so nothing is lost silently. Drains are shared the same way. Reads, digests and
+ * switchovers stay this instance's.
  */
 public final class ClusterProxyControl implements ProxyControl {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterProxyControl.class);
@@ -56,12 +58,12 @@ public final class ClusterProxyControl implements ProxyControl {
 
     @Override
     public ObjectNode modifyEndpoint(String name, JsonNode changes) {
-        return ConfigEdits.settings(change(c -> ConfigEdits.modifyEndpoint(c, name, changes)), name);
+        return ConfigEdits.settings(change(c -> ConfigEdits.modifyEndpoint(c, name, changes)).config(), name);
     }
 
     @Override
     public ObjectNode addEndpoint(JsonNode definition) {
-        SluiceConfig target = change(c -> ConfigEdits.addEndpoint(c, definition));
+        SluiceConfig target = change(c -> ConfigEdits.addEndpoint(c, definition)).config();
         return ConfigEdits.settings(target, definition.get("name").asText());
     }
 
@@ -72,7 +74,7 @@ public final class ClusterProxyControl implements ProxyControl {
 
     @Override
     public NodeDescription addNode(JsonNode definition) {
-        SluiceConfig target = change(c -> ConfigEdits.addNode(c, local.topology(), definition));
+        SluiceConfig target = change(c -> ConfigEdits.addNode(c, local.topology(), definition)).config();
         return local.describeNode(target.nodes().get(target.nodes().size() - 1).name());
     }
 
@@ -83,7 +85,13 @@ public final class ClusterProxyControl implements ProxyControl {
 
     @Override
     public NodeDescription drainNode(String name) {
-        return local.drainNode(name);
+        changeShared(s -> {
+            if (s.config().node(name).isEmpty()) {
+                throw new AdminException(AdminException.NOT_FOUND, "no node '" + name + "'");
+            }
+            return s.draining(name);
+        });
+        return local.describeNode(name);
     }
 
     @Override
@@ -103,9 +111,13 @@ public final class ClusterProxyControl implements ProxyControl {
 
     /**
      * Makes {@code edit} on the configuration etcd holds, writes it back if nothing changed it
-     * meanwhile, and waits until this instance runs it; the configuration written.
+     * meanwhile, and waits until this instance runs it; what was written.
      */
-    private SluiceConfig change(UnaryOperator<SluiceConfig> edit) {
+    private SharedConfig change(UnaryOperator<SluiceConfig> edit) {
+        return changeShared(s -> s.with(edit.apply(s.config())));
+    }
+
+    private SharedConfig changeShared(UnaryOperator<SharedConfig> edit) {
         EtcdStore store = member.store();
         Optional<StoredConfig> stored;
         try {
@@ -117,14 +129,14 @@ public final class ClusterProxyControl implements ProxyControl {
         StoredConfig read = stored.orElseThrow(() -> new AdminException(AdminException.CONFLICT,
                 "etcd holds no shared configuration under this prefix right now (it is written again within a "
                         + "second); retry"));
-        SluiceConfig base;
+        SharedConfig base;
         try {
-            base = ConfigLoader.withShared(local.config(), read.yaml());
+            base = ConfigLoader.shared(local.config(), read.yaml());
         } catch (ConfigException e) {
             throw new AdminException(AdminException.CONFLICT, "the shared configuration in etcd (revision "
                     + read.modRevision() + ") is invalid: " + e.getMessage() + "; fix it there first");
         }
-        SluiceConfig target = edit.apply(base);
+        SharedConfig target = edit.apply(base);
         ChangeOutcome outcome = store.swap(ConfigWriter.sharedYaml(target), read.modRevision());
         if (outcome instanceof ChangeOutcome.Conflict c) {
             LOG.info("change refused: the shared configuration changed after revision {}", c.readRevision());

@@ -4,7 +4,9 @@ import dev.sluice.server.config.ConfigDelta;
 import dev.sluice.server.config.ConfigException;
 import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.ConfigWriter;
+import dev.sluice.server.config.SharedConfig;
 import dev.sluice.server.config.SluiceConfig;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -25,8 +27,8 @@ public final class SharedConfigDecision {
     public record Seed(String yaml) implements Decision {
     }
 
-    /** Run {@code config}, which etcd holds at {@code revision}. */
-    public record Apply(SluiceConfig config, long revision) implements Decision {
+    /** Run {@code config} and drain {@code draining}, which etcd holds at {@code revision}. */
+    public record Apply(SluiceConfig config, List<String> draining, long revision) implements Decision {
     }
 
     /** What etcd holds at {@code revision} is invalid: keep running the last good configuration. */
@@ -43,6 +45,11 @@ public final class SharedConfigDecision {
      * @param settledRevision the newest revision already run or refused
      */
     public static Decision decide(SluiceConfig running, Optional<StoredConfig> stored, long settledRevision) {
+        return decide(new SharedConfig(running, List.of()), stored, settledRevision);
+    }
+
+    /** As above, for an instance that runs {@code running} with its nodes being drained. */
+    public static Decision decide(SharedConfig running, Optional<StoredConfig> stored, long settledRevision) {
         if (stored.isEmpty()) {
             return new Seed(ConfigWriter.sharedYaml(running));
         }
@@ -51,9 +58,9 @@ public final class SharedConfigDecision {
             return new UpToDate();
         }
         try {
-            SluiceConfig shared = ConfigLoader.withShared(running, s.yaml());
-            ConfigDelta.between(running, shared);
-            return new Apply(shared, s.modRevision());
+            SharedConfig shared = ConfigLoader.shared(running.config(), s.yaml());
+            ConfigDelta.between(running.config(), shared.config());
+            return new Apply(shared.config(), shared.draining(), s.modRevision());
         } catch (ConfigException e) {
             return new Refuse(s.modRevision(), e.getMessage());
         }

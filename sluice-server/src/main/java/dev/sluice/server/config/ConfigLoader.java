@@ -39,7 +39,7 @@ public final class ConfigLoader {
     private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits", "tls",
         "zone", "replication", "cluster"};
     /** What the shared configuration of cluster mode holds: what the admin API changes. */
-    private static final String[] SHARED_KEYS = {"nodes", "endpoints"};
+    private static final String[] SHARED_KEYS = {"nodes", "endpoints", "draining"};
     /** Where the generated self-signed pair goes by default, in the configuration file's directory. */
     public static final String STATE_DIRECTORY = ".sluice";
     private static final long MAX_SESSION_MEMORY = 1L << 40;
@@ -102,6 +102,11 @@ public final class ConfigLoader {
      * checked exactly as the same sections of a file are.
      */
     public static SluiceConfig withShared(SluiceConfig local, String sharedYaml) {
+        return shared(local, sharedYaml).config();
+    }
+
+    /** As {@link #withShared}, with the shared list of nodes being drained ({@code draining:}). */
+    public static SharedConfig shared(SluiceConfig local, String sharedYaml) {
         JsonNode root;
         try {
             root = new ObjectMapper(new YAMLFactory()).readTree(sharedYaml);
@@ -114,7 +119,13 @@ public final class ConfigLoader {
         }
         top.rejectUnknownKeys();
         List<NodeConfig> nodes = nodes(top);
-        return local.with(nodes, endpoints(top, nodes, local.zone()));
+        List<String> draining = top.stringList("draining");
+        for (String n : draining) {
+            if (nodes.stream().noneMatch(node -> node.name().equals(n))) {
+                throw new ConfigException("draining: unknown node '" + n + "'");
+            }
+        }
+        return new SharedConfig(local.with(nodes, endpoints(top, nodes, local.zone())), draining);
     }
 
     private static List<EndpointConfig> endpoints(YamlSection top, List<NodeConfig> nodes, Optional<String> zone) {

@@ -113,8 +113,16 @@ public final class ConfigWriter {
      * YAML that {@link ConfigLoader#withShared} reads back.
      */
     public static String sharedYaml(SluiceConfig config) {
+        return sharedYaml(new SharedConfig(config, java.util.List.of()));
+    }
+
+    /** The same, with the nodes being drained ({@code draining:}, left out when there are none). */
+    public static String sharedYaml(SharedConfig shared) {
         ObjectNode root = JSON.objectNode();
-        putShared(root, config);
+        putShared(root, shared.config());
+        if (!shared.draining().isEmpty()) {
+            shared.draining().forEach(n -> root.withArray("draining").add(n));
+        }
         try {
             return YAML.writeValueAsString(root);
         } catch (JsonProcessingException e) {

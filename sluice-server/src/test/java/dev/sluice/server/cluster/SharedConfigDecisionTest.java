@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.ConfigWriter;
+import dev.sluice.server.config.SharedConfig;
 import dev.sluice.server.config.SluiceConfig;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -77,5 +79,25 @@ class SharedConfigDecisionTest {
         var d = SharedConfigDecision.decide(RUNNING, Optional.of(new StoredConfig(seeded, 2)), 0);
         assertThat(d).isInstanceOf(SharedConfigDecision.Apply.class);
         assertThat(((SharedConfigDecision.Apply) d).config()).isEqualTo(RUNNING);
+    }
+
+    @Test
+    void drainsAreSharedAndDropWithTheirNode() {
+        var seed = SharedConfigDecision.decide(new SharedConfig(RUNNING, List.of("ro1")), Optional.empty(), 0);
+        String yaml = ((SharedConfigDecision.Seed) seed).yaml();
+        assertThat(yaml).contains("draining");
+        var apply = SharedConfigDecision.decide(RUNNING, Optional.of(new StoredConfig(yaml, 3)), 0);
+        assertThat(((SharedConfigDecision.Apply) apply).draining()).containsExactly("ro1");
+        SharedConfig shared = ConfigLoader.shared(RUNNING, yaml);
+        SluiceConfig withoutRo1 = RUNNING.with(List.of(RUNNING.nodes().get(0)), List.of());
+        assertThat(shared.with(withoutRo1).draining()).isEmpty();
+        assertThat(shared.draining("ro1").draining()).containsExactly("ro1");
+    }
+
+    @Test
+    void aDrainOfAnUnknownNodeIsRefused() {
+        String bad = NODES + "endpoints: [{name: rw, listen: 127.0.0.1:6033}]\ndraining: [ro7]\n";
+        var d = SharedConfigDecision.decide(RUNNING, Optional.of(new StoredConfig(bad, 9)), 7);
+        assertThat(((SharedConfigDecision.Refuse) d).reason()).contains("draining: unknown node 'ro7'");
     }
 }
