@@ -290,6 +290,43 @@ class ClusterConfigTest {
         assertThat(queries.get()).isPositive();
     }
 
+    @Test
+    @Order(7)
+    void anInvalidConfigurationInEtcdIsRefusedAndTheLastGoodOneKept() throws Exception {
+        ByteSequence key = ByteSequence.from(PREFIX + "/config", StandardCharsets.UTF_8);
+        String before = a.endpoint("rw").get("consistency-timeout").asText();
+        try (Client client = Client.builder().endpoints(etcd.url()).build()) {
+            String good = client.getKVClient().get(key).get(10, TimeUnit.SECONDS).getKvs().get(0).getValue()
+                    .toString(StandardCharsets.UTF_8);
+            // Written behind Sluice's back, and invalid: a timeout that is not a duration.
+            String bad = good.replaceFirst("consistency-timeout: \\S+", "consistency-timeout: soon");
+            assertThat(bad).isNotEqualTo(good);
+            client.getKVClient().put(key, ByteSequence.from(bad, StandardCharsets.UTF_8)).get(10, TimeUnit.SECONDS);
+            await().atMost(SETTLE).pollInterval(POLL).untilAsserted(() -> {
+                ClusterAdmin.Reply refused = b.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"33ms\"}");
+                assertThat(refused.status()).as(refused.body()).isEqualTo(409);
+                assertThat(refused.json().get("error").asText()).contains("is invalid").contains("soon");
+            });
+            for (ClusterAdmin admin : List.of(a, b, c)) {
+                assertThat(admin.endpoint("rw").get("consistency-timeout").asText()).isEqualTo(before);
+            }
+            try (Connection conn = instances.get(1).connect("rw"); Statement st = conn.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT 1")) {
+                assertThat(rs.next()).isTrue();
+            }
+            client.getKVClient().put(key, ByteSequence.from(good, StandardCharsets.UTF_8)).get(10, TimeUnit.SECONDS);
+        }
+        await().atMost(SETTLE).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            ClusterAdmin.Reply done = b.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"33ms\"}");
+            assertThat(done.status()).as(done.body()).isEqualTo(200);
+        });
+        await().atMost(PROPAGATION).pollInterval(POLL).untilAsserted(() -> {
+            for (ClusterAdmin admin : List.of(a, b, c)) {
+                assertThat(admin.endpoint("rw").get("consistency-timeout").asText()).isEqualTo("33ms");
+            }
+        });
+    }
+
     private static void awaitBarrier(CyclicBarrier barrier) {
         try {
             barrier.await(30, TimeUnit.SECONDS);
