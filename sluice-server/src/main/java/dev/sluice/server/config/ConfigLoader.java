@@ -38,8 +38,6 @@ public final class ConfigLoader {
 
     private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits", "tls",
         "zone", "replication", "cluster"};
-    /** What the shared configuration of cluster mode holds: what the admin API changes. */
-    private static final String[] SHARED_KEYS = {"nodes", "endpoints", "draining"};
     /** Where the generated self-signed pair goes by default, in the configuration file's directory. */
     public static final String STATE_DIRECTORY = ".sluice";
     private static final long MAX_SESSION_MEMORY = 1L << 40;
@@ -107,28 +105,10 @@ public final class ConfigLoader {
 
     /** As {@link #withShared}, with the shared list of nodes being drained ({@code draining:}). */
     public static SharedConfig shared(SluiceConfig local, String sharedYaml) {
-        JsonNode root;
-        try {
-            root = new ObjectMapper(new YAMLFactory()).readTree(sharedYaml);
-        } catch (IOException e) {
-            throw new ConfigException("the shared configuration is not valid YAML: " + e.getMessage(), e);
-        }
-        YamlSection top = new YamlSection("", root);
-        for (String section : SHARED_KEYS) {
-            top.has(section);
-        }
-        top.rejectUnknownKeys();
-        List<NodeConfig> nodes = nodes(top);
-        List<String> draining = top.stringList("draining");
-        for (String n : draining) {
-            if (nodes.stream().noneMatch(node -> node.name().equals(n))) {
-                throw new ConfigException("draining: unknown node '" + n + "'");
-            }
-        }
-        return new SharedConfig(local.with(nodes, endpoints(top, nodes, local.zone())), draining);
+        return SharedConfigReader.read(local, sharedYaml);
     }
 
-    private static List<EndpointConfig> endpoints(YamlSection top, List<NodeConfig> nodes, Optional<String> zone) {
+    static List<EndpointConfig> endpoints(YamlSection top, List<NodeConfig> nodes, Optional<String> zone) {
         List<EndpointConfig> endpoints = new ArrayList<>();
         for (YamlSection e : top.sectionList("endpoints")) {
             endpoints.add(endpoint(e, nodes, zone));
@@ -220,7 +200,7 @@ public final class ConfigLoader {
                 .toUpperCase(java.util.Locale.ROOT));
     }
 
-    private static List<NodeConfig> nodes(YamlSection top) {
+    static List<NodeConfig> nodes(YamlSection top) {
         List<NodeConfig> nodes = new ArrayList<>();
         for (YamlSection n : top.sectionList("nodes")) {
             nodes.add(node(n));
