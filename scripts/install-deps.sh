@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages Sluice's commands need, and only those that are missing.
 #
-#   scripts/install-deps.sh [mariadb] [sysbench] [haproxy] [chromium] [build] [mysqltest] [clients]
+#   scripts/install-deps.sh [mariadb] [sysbench] [haproxy] [chromium] [build] [mysqltest] [clients] [etcd]
 #
 # With no argument: mariadb and sysbench. As root it runs apt-get (running
 # `apt-get update` once first when a package is unknown or the install fails);
@@ -24,6 +24,7 @@ Installs what is missing among:
   mariadb    MariaDB server and client binaries (mariadb-server-core, mariadb-client)
   sysbench   sysbench (benchmarks and the sysbench client tests)
   haproxy    HAProxy (the plain TCP hop of the benchmark)
+  etcd       etcd (etcd-server), the configuration store of cluster mode and its tests
   chromium   headless Chromium (dashboard tests)
   build      Java 17 JDK and Maven
   mysqltest  MariaDB's own test suite (mariadb-test), for sluice-bench/scripts/conformance-mysqltest.sh
@@ -40,6 +41,7 @@ commands_for() {
     mariadb) echo "mariadbd mariadb-install-db mariadb mariadb-admin" ;;
     sysbench) echo "sysbench" ;;
     haproxy) echo "haproxy" ;;
+    etcd) echo "etcd" ;;
     chromium) echo "chromium" ;;
     build) echo "java javac mvn" ;;
     mysqltest) echo "mariadb-test" ;;
@@ -77,6 +79,9 @@ packages_for() {
     mariadb) echo "mariadb-server-core mariadb-client" ;;
     sysbench) echo "sysbench" ;;
     haproxy) echo "haproxy" ;;
+    # etcd-server's package starts a system service on the default ports 2379/2380; Sluice's own
+    # scripts/etcd.sh never uses it, its ports or its data directory.
+    etcd) echo "etcd-server" ;;
     chromium) echo "chromium" ;;
     build) echo "openjdk-17-jdk-headless maven" ;;
     mysqltest) echo "mariadb-test" ;;

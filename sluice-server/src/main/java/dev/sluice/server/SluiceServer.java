@@ -3,6 +3,9 @@ package dev.sluice.server;
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.server.admin.AdminServer;
 import dev.sluice.server.admin.ConfigReload;
+import dev.sluice.server.admin.InstanceDescription;
+import dev.sluice.server.cluster.ClusterMember;
+import dev.sluice.server.cluster.ClusterProxyControl;
 import dev.sluice.server.admin.LiveProxyControl;
 import dev.sluice.server.admin.ProxyControl;
 import dev.sluice.server.auth.AccountStore;
@@ -89,12 +92,15 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
     private final List<EndpointListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final SluiceMetrics metrics = new SluiceMetrics();
     private final LiveProxyControl control;
+    private final ProxyControl adminControl;
+    private final Optional<ClusterMember> cluster;
     private final AdminServer admin;
     private final ConfigReload reload;
     private final AtomicBoolean closed = new AtomicBoolean();
     private InetSocketAddress adminAddress;
 
-    private SluiceServer(SluiceConfig config, Optional<Path> configFile) {
+    private SluiceServer(SluiceConfig config, Optional<Path> configFile, Optional<ClusterMember> cluster) {
+        this.cluster = cluster;
         // First: a bad certificate stops the start before any thread exists.
         Optional<Path> configDirectory = configFile.map(f -> f.toAbsolutePath().getParent());
         ClientSecurity clientSecurity = new ClientSecurity(ClientTls.from(config.tls(), configDirectory),
@@ -144,7 +150,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         });
         this.control = new LiveProxyControl(runtime, this, configFile, switchovers, failovers);
         metrics.registerGauges(control::describe, () -> runtime.poolUse(POOL_READ_TIMEOUT));
-        this.admin = new AdminServer(config.admin(), control, metrics);
+        this.adminControl = cluster.<ProxyControl>map(m -> new ClusterProxyControl(control, m)).orElse(control);
+        this.admin = new AdminServer(config.admin(), adminControl, metrics);
         this.reload = new ConfigReload(control, runtime, configFile);
     }
 
@@ -160,14 +167,33 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
 
     /** Starts Sluice; {@code configFile} is where {@code persist} writes the running configuration. */
     public static SluiceServer start(SluiceConfig config, Optional<Path> configFile) throws InterruptedException {
-        SluiceServer server = new SluiceServer(config, configFile);
+        // In cluster mode the nodes and endpoints come from etcd (seeded from this file when it holds none).
+        Optional<ClusterMember> cluster = config.cluster().map(ClusterMember::new);
+        SluiceServer server;
+        try {
+            server = new SluiceServer(cluster.map(m -> m.joining(config)).orElse(config), configFile, cluster);
+        } catch (RuntimeException e) {
+            cluster.ifPresent(ClusterMember::close);
+            throw e;
+        }
         try {
             server.startListening();
+            cluster.ifPresent(m -> m.start(server.control, server::instanceDescription));
         } catch (RuntimeException | InterruptedException e) {
             server.close();
             throw e;
         }
         return server;
+    }
+
+    /** This instance as it registers itself in cluster mode: where its endpoints and admin API listen. */
+    private InstanceDescription instanceDescription() {
+        List<String> listen = new ArrayList<>();
+        for (EndpointListener l : listeners) {
+            listen.add(l.endpoint().name() + "=" + l.localAddress().getHostString() + ":" + l.localAddress().getPort());
+        }
+        String name = runtime.config().cluster().map(c -> c.name()).orElse("");
+        return new InstanceDescription(name, listen, adminAddress.getHostString() + ":" + adminAddress.getPort());
     }
 
     private void startListening() throws InterruptedException {
@@ -227,8 +253,9 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         return adminAddress;
     }
 
+    /** The admin operations as the admin API runs them (through etcd in cluster mode). */
     public ProxyControl control() {
-        return control;
+        return adminControl;
     }
 
     public ProxyRuntime runtime() {
@@ -316,6 +343,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        // First: the instance leaves the registrations and stops running etcd's changes before it stops serving.
+        cluster.ifPresent(ClusterMember::close);
         admin.close();
         for (EndpointListener l : listeners) {
             l.close();

@@ -422,7 +422,7 @@ public final class SandboxCluster {
     }
 
     /** {@code -Dsluice.root} (set by the sluice-it pom), else the nearest parent holding scripts/sandbox.sh. */
-    private static Path findRepositoryRoot() {
+    static Path findRepositoryRoot() {
         String property = System.getProperty(ROOT_PROPERTY);
         List<Path> candidates = new ArrayList<>();
         if (property != null && !property.isBlank()) {

@@ -67,6 +67,12 @@ public final class ConfigReload {
             if (!changes.refusals().isEmpty()) {
                 return refused(path + ": " + String.join("; ", changes.refusals()));
             }
+            if (runtime.config().cluster().isPresent() && !changes.describe().isEmpty()) {
+                // Cluster mode: etcd holds the nodes and endpoints every instance runs (BEHAVIOUR §11);
+                // one instance applying its file alone would leave the others behind.
+                return refused(path + ": in cluster mode nodes and endpoints are shared through etcd; change "
+                        + "them through the admin API of any instance");
+            }
             List<String> made = new ArrayList<>();
             try {
                 apply(changes, made);

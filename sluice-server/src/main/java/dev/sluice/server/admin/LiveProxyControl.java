@@ -2,15 +2,10 @@ package dev.sluice.server.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.routing.policy.ReadWeights;
-import dev.sluice.routing.topology.Node;
-import dev.sluice.routing.topology.NodeRole;
-import dev.sluice.server.config.ConfigException;
-import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.ConfigWriter;
 import dev.sluice.server.config.EndpointConfig;
-import dev.sluice.server.config.EndpointSettings;
 import dev.sluice.server.config.NodeConfig;
+import dev.sluice.server.config.EndpointSettings;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.digest.DigestStore;
 import dev.sluice.server.runtime.EndpointLifecycle;
@@ -19,9 +14,7 @@ import dev.sluice.server.runtime.ProxyRuntime;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,20 +31,20 @@ public final class LiveProxyControl implements ProxyControl {
     private static final String VERSION = "0.1.0";
 
     private final ProxyRuntime runtime;
-    private final EndpointLifecycle lifecycle;
     private final Optional<Path> configFile;
     private final long startedNanos = System.nanoTime();
 
     private final dev.sluice.server.switchover.Switchovers switchovers;
     private final dev.sluice.server.switchover.Failovers failovers;
+    private final RunningConfiguration running;
 
     public LiveProxyControl(ProxyRuntime runtime, EndpointLifecycle lifecycle, Optional<Path> configFile,
             dev.sluice.server.switchover.Switchovers switchovers, dev.sluice.server.switchover.Failovers failovers) {
         this.switchovers = switchovers;
         this.failovers = failovers;
         this.runtime = runtime;
-        this.lifecycle = lifecycle;
         this.configFile = configFile;
+        this.running = new RunningConfiguration(runtime, lifecycle);
     }
 
     @Override
@@ -78,88 +71,59 @@ public final class LiveProxyControl implements ProxyControl {
 
     @Override
     public synchronized ObjectNode modifyEndpoint(String name, JsonNode changes) {
-        EndpointRuntime endpoint = runtime.endpoint(name)
-                .orElseThrow(() -> new AdminException(AdminException.NOT_FOUND, "no endpoint '" + name + "'"));
-        EndpointConfig changed = validated(() -> checked(EndpointSettings.modified(endpoint.config(), changes,
-                runtime.config().nodes(), runtime.config().zone())));
-        replaceEndpoint(endpoint, changed);
+        SluiceConfig target = ConfigEdits.modifyEndpoint(runtime.config(), name, changes);
+        running.apply(target);
         LOG.info("endpoint '{}' modified: {}", name, changes);
-        return EndpointSettings.toJson(changed);
-    }
-
-    /**
-     * ModifyDBProxyEndpoint given the endpoint's whole new settings (a reloaded configuration file),
-     * checked and applied as {@link #modifyEndpoint} does.
-     */
-    synchronized void modifyEndpoint(EndpointConfig changed) {
-        EndpointRuntime endpoint = runtime.endpoint(changed.name()).orElseThrow(() -> new AdminException(
-                AdminException.NOT_FOUND, "no endpoint '" + changed.name() + "'"));
-        replaceEndpoint(endpoint, validated(() -> checked(changed)));
-    }
-
-    private void replaceEndpoint(EndpointRuntime endpoint, EndpointConfig changed) {
-        if (!changed.listen().equals(endpoint.config().listen())) {
-            throw new AdminException(AdminException.BAD_REQUEST, "listen: an endpoint's address cannot change while "
-                    + "it runs; add a new endpoint and remove this one");
-        }
-        endpoint.reconfigure(changed, runtime.topology());
-        replaceEndpointInConfig(changed);
+        return settings(target, name);
     }
 
     @Override
     public synchronized ObjectNode addEndpoint(JsonNode definition) {
-        if (definition == null || !definition.isObject() || !definition.has("name")) {
-            throw new AdminException(AdminException.BAD_REQUEST, "an endpoint needs at least name and listen");
-        }
-        String name = definition.get("name").asText();
-        if (runtime.endpoint(name).isPresent()) {
-            throw new AdminException(AdminException.CONFLICT, "endpoint '" + name + "' already exists");
-        }
-        EndpointConfig config = validated(() -> checked(ConfigLoader.endpoint(definition, "endpoint " + name,
-                runtime.config().nodes(), runtime.config().zone())));
-        return EndpointSettings.toJson(addEndpoint(config));
-    }
-
-    /** Adds an endpoint given as its configuration (a reloaded file), checked as {@link #addEndpoint(JsonNode)} does. */
-    synchronized EndpointConfig addEndpoint(EndpointConfig config) {
-        String name = config.name();
-        if (runtime.endpoint(name).isPresent()) {
-            throw new AdminException(AdminException.CONFLICT, "endpoint '" + name + "' already exists");
-        }
-        validated(() -> checked(config));
-        try {
-            lifecycle.start(config);
-        } catch (RuntimeException e) {
-            throw new AdminException(AdminException.CONFLICT, "endpoint '" + name + "' cannot listen on "
-                    + config.listen() + ": " + e.getMessage());
-        }
-        List<EndpointConfig> endpoints = new ArrayList<>(runtime.config().endpoints());
-        endpoints.add(config);
-        runtime.config(with(runtime.config(), runtime.config().nodes(), endpoints));
-        LOG.info("endpoint '{}' added on {}", name, config.listen());
-        return config;
+        SluiceConfig target = ConfigEdits.addEndpoint(runtime.config(), definition);
+        running.apply(target);
+        return settings(target, definition.get("name").asText());
     }
 
     @Override
     public synchronized void removeEndpoint(String name) {
-        if (runtime.endpoint(name).isEmpty()) {
-            throw new AdminException(AdminException.NOT_FOUND, "no endpoint '" + name + "'");
-        }
-        lifecycle.stop(name);
-        List<EndpointConfig> endpoints = new ArrayList<>(runtime.config().endpoints());
-        endpoints.removeIf(e -> e.name().equals(name));
-        runtime.config(with(runtime.config(), runtime.config().nodes(), endpoints));
-        LOG.info("endpoint '{}' removed: it accepts no more connections; its sessions finish", name);
+        running.apply(ConfigEdits.removeEndpoint(runtime.config(), name));
     }
 
     @Override
     public synchronized NodeDescription addNode(JsonNode definition) {
-        NodeConfig node = validated(() -> NodeDefinitions.parse(definition));
-        addNode(node);
-        return describeNode(node.name());
+        SluiceConfig target = ConfigEdits.addNode(runtime.config(), runtime.topology(), definition);
+        running.apply(target);
+        return describeNode(target.nodes().get(target.nodes().size() - 1).name());
     }
 
-    /** Adds a node given as its configuration (a reloaded file), checked as {@link #addNode(JsonNode)} does. */
+    /**
+     * ModifyDBProxyEndpoint given the endpoint's whole new settings (a reloaded configuration file),
+     * run as the admin changes are.
+     */
+    synchronized void modifyEndpoint(EndpointConfig changed) {
+        EndpointRuntime endpoint = runtime.endpoint(changed.name()).orElseThrow(() -> new AdminException(
+                AdminException.NOT_FOUND, "no endpoint '" + changed.name() + "'"));
+        if (!changed.listen().equals(endpoint.config().listen())) {
+            throw new AdminException(AdminException.BAD_REQUEST, "listen: an endpoint's address cannot change while "
+                    + "it runs; add a new endpoint and remove this one");
+        }
+        List<EndpointConfig> endpoints = new ArrayList<>(runtime.config().endpoints());
+        endpoints.replaceAll(e -> e.name().equals(changed.name()) ? changed : e);
+        running.apply(runtime.config().with(runtime.config().nodes(), endpoints));
+    }
+
+    /** Adds an endpoint given as its configuration (a reloaded file), run as the admin changes are. */
+    synchronized EndpointConfig addEndpoint(EndpointConfig config) {
+        if (runtime.endpoint(config.name()).isPresent()) {
+            throw new AdminException(AdminException.CONFLICT, "endpoint '" + config.name() + "' already exists");
+        }
+        List<EndpointConfig> endpoints = new ArrayList<>(runtime.config().endpoints());
+        endpoints.add(config);
+        running.apply(runtime.config().with(runtime.config().nodes(), endpoints));
+        return config;
+    }
+
+    /** Adds a node given as its configuration (a reloaded file), run as the admin changes are. */
     synchronized void addNode(NodeConfig node) {
         if (runtime.config().node(node.name()).isPresent()) {
             throw new AdminException(AdminException.CONFLICT, "node '" + node.name() + "' already exists");
@@ -168,58 +132,62 @@ public final class LiveProxyControl implements ProxyControl {
             throw new AdminException(AdminException.CONFLICT, "the cluster already has a primary ('"
                     + runtime.topology().primary().get().name() + "'); add the node as a replica");
         }
-        runtime.topologyHolder().update(t -> t.withNode(node.name(), node.address().toString(),
-                node.role() == NodeConfig.Role.PRIMARY ? NodeRole.PRIMARY : NodeRole.REPLICA, node.zone(),
-                node.capacity()));
         List<NodeConfig> nodes = new ArrayList<>(runtime.config().nodes());
         nodes.add(node);
-        runtime.config(with(runtime.config(), nodes, runtime.config().endpoints()));
-        LOG.info("node '{}' added at {}", node.name(), node.address());
+        running.apply(runtime.config().with(nodes, runtime.config().endpoints()));
     }
 
     @Override
     public synchronized void removeNode(String name) {
-        Node node = runtime.topology().node(name)
-                .orElseThrow(() -> new AdminException(AdminException.NOT_FOUND, "no node '" + name + "'"));
-        if (node.isPrimary()) {
-            throw new AdminException(AdminException.CONFLICT, "'" + name + "' is the primary; it cannot be removed");
-        }
-        List<NodeConfig> nodes = new ArrayList<>(runtime.config().nodes());
-        nodes.removeIf(n -> n.name().equals(name));
-        List<EndpointConfig> endpoints = new ArrayList<>();
-        for (EndpointConfig e : runtime.config().endpoints()) {
-            EndpointConfig updated = withoutNode(e, name);
-            validated(() -> {
-                ConfigLoader.validate(updated, nodes);
-                return updated;
-            });
-            endpoints.add(updated);
-        }
-        runtime.topologyHolder().update(t -> t.withoutNode(name));
-        for (EndpointConfig e : endpoints) {
-            runtime.endpoint(e.name()).ifPresent(rt -> rt.reconfigure(e, runtime.topology()));
-        }
-        runtime.config(with(runtime.config(), nodes, endpoints));
-        runtime.sessionsLeaveRetiredNodes();
-        LOG.info("node '{}' removed: sessions move their later reads to other nodes", name);
+        running.apply(ConfigEdits.removeNode(runtime.config(), runtime.topology(), name));
     }
 
     /**
-     * {@code e} without the node {@code name}: out of its node list and out of its weight map. A
-     * weight left behind for a node that no longer exists would fail validation, so a node with a
-     * custom weight (the 0 of a graceful decommission, typically) could never be removed.
+     * Runs {@code target} (nodes and endpoints; cluster mode's shared configuration), as the admin
+     * changes above are run; a refused one throws {@link AdminException} and leaves things as they were.
      */
-    private static EndpointConfig withoutNode(EndpointConfig e, String name) {
-        List<String> names = new ArrayList<>(e.policy().nodes());
-        boolean listed = names.remove(name);
-        ReadWeights weights = e.policy().weights();
-        boolean weighted = weights instanceof ReadWeights.Custom c && c.byNodeName().containsKey(name);
-        if (weighted) {
-            Map<String, Integer> rest = new HashMap<>(((ReadWeights.Custom) weights).byNodeName());
-            rest.remove(name);
-            weights = new ReadWeights.Custom(rest);
+    public synchronized void apply(SluiceConfig target) {
+        running.apply(target);
+    }
+
+    /**
+     * Makes exactly {@code nodes} draining (cluster mode's shared drains): sessions leave a newly
+     * draining node at their next transaction boundary.
+     */
+    public synchronized void drainOnly(java.util.List<String> nodes) {
+        boolean added = false;
+        for (dev.sluice.routing.topology.Node n : runtime.topology().nodes()) {
+            boolean wanted = nodes.contains(n.name());
+            if (n.draining() != wanted) {
+                runtime.topologyHolder().update(t -> t.withDraining(n.name(), wanted));
+                added |= wanted;
+                LOG.info(wanted ? "node '{}' draining: sessions leave it at their next transaction boundary"
+                        : "node '{}' no longer draining", n.name());
+            }
         }
-        return listed || weighted ? e.withPolicy(e.policy().withNodes(names).withWeights(weights)) : e;
+        if (added) {
+            runtime.sessionsLeaveRetiredNodes();
+        }
+    }
+
+    /** The nodes being drained now. */
+    public java.util.List<String> draining() {
+        return runtime.topology().nodes().stream().filter(dev.sluice.routing.topology.Node::draining)
+                .map(dev.sluice.routing.topology.Node::name).toList();
+    }
+
+    /** The running configuration. */
+    public SluiceConfig config() {
+        return runtime.config();
+    }
+
+    /** The topology the running proxy sees now. */
+    public dev.sluice.routing.topology.Topology topology() {
+        return runtime.topology();
+    }
+
+    private static ObjectNode settings(SluiceConfig config, String endpoint) {
+        return ConfigEdits.settings(config, endpoint);
     }
 
     @Override
@@ -245,39 +213,10 @@ public final class LiveProxyControl implements ProxyControl {
         }
     }
 
-    private NodeDescription describeNode(String name) {
+    /** One node as DescribeDBProxy shows it. */
+    public NodeDescription describeNode(String name) {
         return describe().nodes().stream().filter(n -> n.name().equals(name)).findFirst()
                 .orElseThrow(() -> new AdminException(AdminException.NOT_FOUND, "no node '" + name + "'"));
-    }
-
-    private void replaceEndpointInConfig(EndpointConfig changed) {
-        List<EndpointConfig> endpoints = new ArrayList<>();
-        for (EndpointConfig e : runtime.config().endpoints()) {
-            endpoints.add(e.name().equals(changed.name()) ? changed : e);
-        }
-        runtime.config(with(runtime.config(), runtime.config().nodes(), endpoints));
-    }
-
-    private static SluiceConfig with(SluiceConfig c, List<NodeConfig> nodes, List<EndpointConfig> endpoints) {
-        return c.with(List.copyOf(nodes), List.copyOf(endpoints));
-    }
-
-    /**
-     * The routing rules' own checks, as the file gets them (a read-write endpoint needs the primary
-     * and a replica): parsing an endpoint alone does not make them, and a change that passed
-     * without them would leave a live endpoint that cannot route.
-     */
-    private EndpointConfig checked(EndpointConfig e) {
-        ConfigLoader.validate(e, runtime.config().nodes());
-        return e;
-    }
-
-    private static <T> T validated(java.util.function.Supplier<T> parse) {
-        try {
-            return parse.get();
-        } catch (ConfigException | IllegalArgumentException e) {
-            throw new AdminException(AdminException.BAD_REQUEST, e.getMessage());
-        }
     }
 
     @Override

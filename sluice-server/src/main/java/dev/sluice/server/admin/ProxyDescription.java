@@ -1,5 +1,6 @@
 package dev.sluice.server.admin;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.sluice.server.switchover.FailoverStatus;
 import dev.sluice.server.switchover.SwitchoverStatus;
 import java.util.List;
@@ -13,9 +14,17 @@ import java.util.List;
  * @param nodes every node with its live state
  * @param switchover the switchover in progress, or the last one (BEHAVIOUR §10)
  * @param failover the failover in progress, or the last one, with what became of its old primary
+ * @param instances in cluster mode, every instance registered in etcd (BEHAVIOUR §11); empty otherwise
  */
 public record ProxyDescription(String version, long uptimeSeconds, List<EndpointDescription> endpoints,
-        List<NodeDescription> nodes, SwitchoverStatus switchover, FailoverStatus failover) {
+        List<NodeDescription> nodes, SwitchoverStatus switchover, FailoverStatus failover,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<InstanceDescription> instances) {
+
+    /** Outside cluster mode. */
+    public ProxyDescription(String version, long uptimeSeconds, List<EndpointDescription> endpoints,
+            List<NodeDescription> nodes, SwitchoverStatus switchover, FailoverStatus failover) {
+        this(version, uptimeSeconds, endpoints, nodes, switchover, failover, List.of());
+    }
 
     /** With no switchover or failover run yet. */
     public ProxyDescription(String version, long uptimeSeconds, List<EndpointDescription> endpoints,
@@ -26,5 +35,6 @@ public record ProxyDescription(String version, long uptimeSeconds, List<Endpoint
     public ProxyDescription {
         switchover = switchover == null ? SwitchoverStatus.NONE : switchover;
         failover = failover == null ? FailoverStatus.NONE : failover;
+        instances = instances == null ? List.of() : List.copyOf(instances);
     }
 }

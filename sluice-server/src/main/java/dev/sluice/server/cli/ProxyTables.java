@@ -27,6 +27,13 @@ final class ProxyTables {
         out.println();
         out.println("LOAD PER ENDPOINT");
         loads(d.nodes()).print(out);
+        if (!d.instances().isEmpty()) {
+            out.println();
+            out.println("INSTANCES");
+            TextTable t = new TextTable().left("NAME").left("ADMIN").left("LISTEN");
+            d.instances().forEach(i -> t.row(i.name(), i.admin(), String.join(" ", i.listen())));
+            t.print(out);
+        }
         if (!d.switchover().state().equals("none")) {
             out.println();
             out.println("SWITCHOVER");

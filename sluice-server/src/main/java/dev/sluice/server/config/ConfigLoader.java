@@ -37,7 +37,7 @@ public final class ConfigLoader {
     private static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
 
     private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits", "tls",
-        "zone", "replication", "shutdown-timeout", "log-format"};
+        "zone", "replication", "shutdown-timeout", "log-format", "cluster"};
     /** Where the generated self-signed pair goes by default, in the configuration file's directory. */
     public static final String STATE_DIRECTORY = ".sluice";
     private static final long MAX_SESSION_MEMORY = 1L << 40;
@@ -79,8 +79,38 @@ public final class ConfigLoader {
         MonitorConfig monitor = monitor(top.sectionOrEmpty("monitor"), secrets);
         List<NodeConfig> nodes = nodes(top);
         LimitsConfig limits = limits(top.sectionOrEmpty("limits"));
-        List<EndpointConfig> endpoints = new ArrayList<>();
         Optional<String> zone = top.text("zone");
+        List<EndpointConfig> endpoints = endpoints(top, nodes, zone);
+        AdminConfig admin = admin(top.sectionOrEmpty("admin"), secrets);
+        List<UserConfig> users = new ArrayList<>();
+        for (YamlSection u : top.sectionList("users")) {
+            users.add(new UserConfig(u.requiredText("user"), secrets.read(u, "password", ""),
+                    u.bool("full-auth", false)));
+            u.rejectUnknownKeys();
+        }
+        TlsConfig tls = tls(top.sectionOrEmpty("tls"));
+        Optional<ReplicationAccount> replication = top.section("replication").map(r -> replication(r, secrets));
+        Optional<ClusterConfig> cluster = top.section("cluster").map(ClusterConfig::parse);
+        return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits, tls, zone, replication, process(top),
+                cluster);
+    }
+
+    /**
+     * {@code local} with the nodes and endpoints of cluster mode's shared configuration
+     * ({@code nodes:} and {@code endpoints:} only, as {@link ConfigWriter#sharedYaml} writes them),
+     * checked exactly as the same sections of a file are.
+     */
+    public static SluiceConfig withShared(SluiceConfig local, String sharedYaml) {
+        return shared(local, sharedYaml).config();
+    }
+
+    /** As {@link #withShared}, with the shared list of nodes being drained ({@code draining:}). */
+    public static SharedConfig shared(SluiceConfig local, String sharedYaml) {
+        return SharedConfigReader.read(local, sharedYaml);
+    }
+
+    static List<EndpointConfig> endpoints(YamlSection top, List<NodeConfig> nodes, Optional<String> zone) {
+        List<EndpointConfig> endpoints = new ArrayList<>();
         for (YamlSection e : top.sectionList("endpoints")) {
             endpoints.add(endpoint(e, nodes, zone));
         }
@@ -95,17 +125,7 @@ public final class ConfigLoader {
         for (EndpointConfig e : endpoints) {
             validate(e, nodes);
         }
-        AdminConfig admin = admin(top.sectionOrEmpty("admin"), secrets);
-        List<UserConfig> users = new ArrayList<>();
-        for (YamlSection u : top.sectionList("users")) {
-            users.add(new UserConfig(u.requiredText("user"), secrets.read(u, "password", ""),
-                    u.bool("full-auth", false)));
-            u.rejectUnknownKeys();
-        }
-        TlsConfig tls = tls(top.sectionOrEmpty("tls"));
-        Optional<ReplicationAccount> replication = top.section("replication").map(r -> replication(r, secrets));
-        return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits, tls, zone, replication,
-                process(top));
+        return List.copyOf(endpoints);
     }
 
     private static ProcessConfig process(YamlSection top) {
@@ -191,7 +211,7 @@ public final class ConfigLoader {
                 .toUpperCase(java.util.Locale.ROOT));
     }
 
-    private static List<NodeConfig> nodes(YamlSection top) {
+    static List<NodeConfig> nodes(YamlSection top) {
         List<NodeConfig> nodes = new ArrayList<>();
         for (YamlSection n : top.sectionList("nodes")) {
             nodes.add(node(n));

@@ -73,6 +73,70 @@ public final class ConfigWriter {
         ObjectNode root = JSON.objectNode();
         config.zone().ifPresent(z -> root.put("zone", z));
         root.set("monitor", monitor(config.monitor()));
+        putShared(root, config);
+        ObjectNode admin = root.putObject("admin");
+        admin.put("listen", config.admin().listen().toString());
+        putSecret(admin, "token", config.admin().token());
+        if (!config.users().isEmpty()) {
+            ArrayNode users = root.putArray("users");
+            for (UserConfig u : config.users()) {
+                ObjectNode o = users.addObject().put("user", u.user());
+                putSecret(o, "password", u.password());
+                if (u.fullAuth()) {
+                    o.put("full-auth", true);
+                }
+            }
+        }
+        config.replication().ifPresent(r -> putSecret(root.putObject("replication").put("user", r.user()), "password",
+                r.password()));
+        config.cluster().ifPresent(c -> {
+            ObjectNode o = root.putObject("cluster");
+            c.etcd().forEach(u -> o.withArray("etcd").add(u.toString()));
+            o.put("name", c.name()).put("prefix", c.prefix());
+        });
+        ObjectNode limits = limits(config.limits());
+        if (!limits.isEmpty()) {
+            root.set("limits", limits);
+        }
+        if (!config.tls().equals(TlsConfig.DEFAULT)) {
+            root.set("tls", tls(config.tls()));
+        }
+        if (!config.process().shutdownTimeout().equals(ProcessConfig.DEFAULT_SHUTDOWN_TIMEOUT)) {
+            root.put("shutdown-timeout", EndpointSettings.duration(config.process().shutdownTimeout()));
+        }
+        if (config.process().logFormat() != ProcessConfig.LogFormat.TEXT) {
+            root.put("log-format", config.process().logFormat().configName());
+        }
+        try {
+            return HEADER + YAML.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a configuration tree always serializes", e);
+        }
+    }
+
+    /**
+     * The part of {@code config} that cluster mode shares through etcd (nodes and endpoints), as
+     * YAML that {@link ConfigLoader#withShared} reads back.
+     */
+    public static String sharedYaml(SluiceConfig config) {
+        return sharedYaml(new SharedConfig(config, java.util.List.of()));
+    }
+
+    /** The same, with the nodes being drained ({@code draining:}, left out when there are none). */
+    public static String sharedYaml(SharedConfig shared) {
+        ObjectNode root = JSON.objectNode();
+        putShared(root, shared.config());
+        if (!shared.draining().isEmpty()) {
+            shared.draining().forEach(n -> root.withArray("draining").add(n));
+        }
+        try {
+            return YAML.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a configuration tree always serializes", e);
+        }
+    }
+
+    private static void putShared(ObjectNode root, SluiceConfig config) {
         ArrayNode nodes = root.putArray("nodes");
         for (NodeConfig n : config.nodes()) {
             ObjectNode o = nodes.addObject();
@@ -91,39 +155,6 @@ public final class ConfigWriter {
         ArrayNode endpoints = root.putArray("endpoints");
         for (EndpointConfig e : config.endpoints()) {
             endpoints.add(EndpointSettings.toJson(e));
-        }
-        ObjectNode admin = root.putObject("admin");
-        admin.put("listen", config.admin().listen().toString());
-        putSecret(admin, "token", config.admin().token());
-        if (!config.users().isEmpty()) {
-            ArrayNode users = root.putArray("users");
-            for (UserConfig u : config.users()) {
-                ObjectNode o = users.addObject().put("user", u.user());
-                putSecret(o, "password", u.password());
-                if (u.fullAuth()) {
-                    o.put("full-auth", true);
-                }
-            }
-        }
-        config.replication().ifPresent(r -> putSecret(root.putObject("replication").put("user", r.user()), "password",
-                r.password()));
-        ObjectNode limits = limits(config.limits());
-        if (!limits.isEmpty()) {
-            root.set("limits", limits);
-        }
-        if (!config.tls().equals(TlsConfig.DEFAULT)) {
-            root.set("tls", tls(config.tls()));
-        }
-        if (!config.process().shutdownTimeout().equals(ProcessConfig.DEFAULT_SHUTDOWN_TIMEOUT)) {
-            root.put("shutdown-timeout", EndpointSettings.duration(config.process().shutdownTimeout()));
-        }
-        if (config.process().logFormat() != ProcessConfig.LogFormat.TEXT) {
-            root.put("log-format", config.process().logFormat().configName());
-        }
-        try {
-            return HEADER + YAML.writeValueAsString(root);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a configuration tree always serializes", e);
         }
     }
 

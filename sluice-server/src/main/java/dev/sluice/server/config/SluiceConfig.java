@@ -9,16 +9,32 @@ import java.util.Optional;
  * @param zone the zone Sluice itself runs in (top-level {@code zone:}), for endpoints that prefer it
  * @param replication the account replicas replicate with, which a switchover needs (absent: no switchover)
  * @param process the shutdown timeout and the log format ({@code shutdown-timeout}, {@code log-format})
+ * @param cluster where the shared configuration of cluster mode lives (absent: this file is the configuration)
  */
 public record SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
         AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls, Optional<String> zone,
-        Optional<ReplicationAccount> replication, ProcessConfig process) {
+        Optional<ReplicationAccount> replication, ProcessConfig process, Optional<ClusterConfig> cluster) {
+
+    /** A configuration outside cluster mode, with the default shutdown timeout and log format. */
+    public SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
+            AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls, Optional<String> zone,
+            Optional<ReplicationAccount> replication) {
+        this(monitor, nodes, endpoints, admin, users, limits, tls, zone, replication, ProcessConfig.DEFAULT,
+                Optional.empty());
+    }
+
+    /** A configuration outside cluster mode. */
+    public SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
+            AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls, Optional<String> zone,
+            Optional<ReplicationAccount> replication, ProcessConfig process) {
+        this(monitor, nodes, endpoints, admin, users, limits, tls, zone, replication, process, Optional.empty());
+    }
 
     /** A configuration with the default shutdown timeout and log format. */
     public SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<EndpointConfig> endpoints,
             AdminConfig admin, List<UserConfig> users, LimitsConfig limits, TlsConfig tls, Optional<String> zone,
-            Optional<ReplicationAccount> replication) {
-        this(monitor, nodes, endpoints, admin, users, limits, tls, zone, replication, ProcessConfig.DEFAULT);
+            Optional<ReplicationAccount> replication, Optional<ClusterConfig> cluster) {
+        this(monitor, nodes, endpoints, admin, users, limits, tls, zone, replication, ProcessConfig.DEFAULT, cluster);
     }
 
     /** A configuration without a replication account. */
@@ -41,7 +57,8 @@ public record SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<E
 
     /** The same configuration with other nodes and endpoints (what the admin API changes). */
     public SluiceConfig with(List<NodeConfig> newNodes, List<EndpointConfig> newEndpoints) {
-        return new SluiceConfig(monitor, newNodes, newEndpoints, admin, users, limits, tls, zone, replication, process);
+        return new SluiceConfig(monitor, newNodes, newEndpoints, admin, users, limits, tls, zone, replication, process,
+                cluster);
     }
 
     public Optional<NodeConfig> node(String name) {

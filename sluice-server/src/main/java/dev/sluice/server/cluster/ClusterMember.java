@@ -1,0 +1,256 @@
+package dev.sluice.server.cluster;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.sluice.server.admin.AdminException;
+import dev.sluice.server.admin.AdminJson;
+import dev.sluice.server.admin.InstanceDescription;
+import dev.sluice.server.admin.LiveProxyControl;
+import dev.sluice.server.config.ClusterConfig;
+import dev.sluice.server.config.SharedConfig;
+import dev.sluice.server.config.SluiceConfig;
+import io.etcd.jetcd.Watch;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This instance's part in a cluster (BEHAVIOUR §11). At start it seeds etcd from its file when the
+ * prefix holds no configuration, and starts from what etcd holds. Then it runs every later write of
+ * the shared configuration — its own admin changes included — from a watch, and once a
+ * {@link #TICK} reads etcd again: that read renews the instance's registration, refreshes the list
+ * of instances, and catches up on anything a broken watch missed (etcd restarted, cut off). Every
+ * write is run by one thread, in revision order; a revision is run at most once.
+ */
+public final class ClusterMember implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterMember.class);
+    /** How often the instance reads etcd, renews its lease and looks for missed changes. */
+    static final Duration TICK = Duration.ofSeconds(1);
+    /** A registration outlives a missed renewal or two, and not much more. */
+    static final Duration LEASE_TTL = Duration.ofSeconds(5);
+
+    private final ClusterConfig cluster;
+    private final EtcdStore store;
+    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "sluice-cluster");
+        t.setDaemon(true);
+        return t;
+    });
+    private final SettledRevisions settled = new SettledRevisions();
+    private LiveProxyControl control;
+    private Supplier<InstanceDescription> self;
+    private Optional<Watch.Watcher> watcher = Optional.empty();
+    private volatile boolean watchBroken;
+    private long lease;
+    private volatile boolean reachable = true;
+    private volatile List<InstanceDescription> instances = List.of();
+    /** The drains of the configuration this instance started with: run once it runs. */
+    private List<String> drainingAtStart = List.of();
+
+    public ClusterMember(ClusterConfig cluster) {
+        this.cluster = cluster;
+        this.store = new EtcdStore(cluster);
+    }
+
+    /**
+     * The configuration to start with: what etcd holds (seeded from {@code file} when it holds
+     * nothing), or {@code file} when etcd cannot be reached or holds a configuration that fails the
+     * checks (the instance then catches up once etcd is back, or the configuration is fixed).
+     */
+    public SluiceConfig joining(SluiceConfig file) {
+        try {
+            for (int attempt = 0; attempt < 2; attempt++) {
+                Optional<StoredConfig> stored = store.readConfig();
+                SharedConfigDecision.Decision d = SharedConfigDecision.decide(file, stored, 0);
+                if (d instanceof SharedConfigDecision.Seed seed) {
+                    boolean seeded = store.seed(seed.yaml());
+                    LOG.info(seeded ? "cluster '{}': etcd held no configuration; seeded it from this instance's file"
+                            : "cluster '{}': another instance seeded the configuration first; using it", cluster.prefix());
+                    continue;
+                }
+                if (d instanceof SharedConfigDecision.Apply apply) {
+                    settled.settle(apply.revision(), Optional.empty());
+                    drainingAtStart = apply.draining();
+                    LOG.info("cluster '{}': starting with the shared configuration at etcd revision {}",
+                            cluster.prefix(), apply.revision());
+                    return apply.config();
+                }
+                if (d instanceof SharedConfigDecision.Refuse refuse) {
+                    settled.settle(refuse.revision(), Optional.of(refuse.reason()));
+                    LOG.error("cluster '{}': the configuration in etcd (revision {}) is invalid and is not used: {}; "
+                            + "starting with this instance's file", cluster.prefix(), refuse.revision(), refuse.reason());
+                    return file;
+                }
+            }
+        } catch (EtcdUnreachableException e) {
+            reachable = false;
+            LOG.warn("cluster '{}': etcd {} is unreachable ({}); starting with this instance's file, and "
+                    + "following etcd once it answers", cluster.prefix(), cluster.etcd(), e.getMessage());
+        }
+        return file;
+    }
+
+    /** Starts following etcd and registering, once the instance listens ({@code self} says where). */
+    public void start(LiveProxyControl running, Supplier<InstanceDescription> whoAmI) {
+        this.control = running;
+        this.self = whoAmI;
+        store.started();
+        running.drainOnly(drainingAtStart);
+        thread.execute(this::watch);
+        thread.scheduleWithFixedDelay(this::tick, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Every instance registered now (or when etcd last answered). */
+    public List<InstanceDescription> instances() {
+        return instances;
+    }
+
+    /** Whether etcd answered the last read. */
+    public boolean reachable() {
+        return reachable;
+    }
+
+    EtcdStore store() {
+        return store;
+    }
+
+    LiveProxyControl control() {
+        return control;
+    }
+
+    /**
+     * Waits until this instance ran or refused {@code revision}; the reason when it refused it,
+     * empty when it runs it.
+     */
+    Optional<String> awaitSettled(long revision, Duration timeout) throws InterruptedException {
+        return settled.await(revision, timeout);
+    }
+
+    private void watch() {
+        watcher.ifPresent(Watch.Watcher::close);
+        watchBroken = false;
+        watcher = Optional.of(store.watchConfig(settled.newest(),
+                stored -> thread.execute(() -> consider(Optional.of(stored))),
+                error -> {
+                    LOG.warn("cluster '{}': the watch on etcd ended ({}); resuming it", cluster.prefix(),
+                            error.toString());
+                    watchBroken = true;
+                }));
+    }
+
+    private void tick() {
+        try {
+            Optional<StoredConfig> stored = store.readConfig();
+            if (!reachable) {
+                LOG.info("cluster '{}': etcd answers again; changes are accepted again", cluster.prefix());
+            }
+            reachable = true;
+            consider(stored);
+            if (watchBroken) {
+                watch();
+            }
+            keepRegistered();
+            instances = readInstances();
+        } catch (EtcdUnreachableException e) {
+            if (thread.isShutdown()) {
+                return;
+            }
+            if (reachable) {
+                LOG.warn("cluster '{}': etcd is unreachable ({}); serving with the configuration of revision {}; "
+                        + "admin changes are refused until it is back", cluster.prefix(), e.getMessage(),
+                        settled.newest());
+            }
+            reachable = false;
+        } catch (RuntimeException e) {
+            LOG.error("cluster '{}': {}", cluster.prefix(), e.toString(), e);
+        }
+    }
+
+    /** Runs, refuses or seeds what etcd holds. Only on {@link #thread}. */
+    private void consider(Optional<StoredConfig> stored) {
+        SharedConfigDecision.Decision d = SharedConfigDecision.decide(
+                new SharedConfig(control.config(), control.draining()), stored, settled.newest());
+        if (d instanceof SharedConfigDecision.Apply apply) {
+            try {
+                control.apply(apply.config());
+                control.drainOnly(apply.draining());
+                settled.settle(apply.revision(), Optional.empty());
+                LOG.info("cluster '{}': running the shared configuration of etcd revision {}", cluster.prefix(),
+                        apply.revision());
+            } catch (AdminException e) {
+                refuse(apply.revision(), e.getMessage());
+            }
+        } else if (d instanceof SharedConfigDecision.Refuse refuse) {
+            refuse(refuse.revision(), refuse.reason());
+        } else if (d instanceof SharedConfigDecision.Seed seed) {
+            try {
+                if (store.seed(seed.yaml())) {
+                    LOG.warn("cluster '{}': etcd held no configuration; wrote this instance's running one",
+                            cluster.prefix());
+                }
+            } catch (EtcdUnreachableException e) {
+                reachable = false;
+            }
+        }
+    }
+
+    private void refuse(long revision, String reason) {
+        settled.settle(revision, Optional.of(reason));
+        LOG.error("cluster '{}': the configuration of etcd revision {} is refused: {}; this instance keeps running "
+                + "the last good one (revision {})", cluster.prefix(), revision, reason, settled.lastGood());
+    }
+
+    private void keepRegistered() throws EtcdUnreachableException {
+        if (lease != 0 && store.renew(lease)) {
+            return;
+        }
+        lease = store.grantLease(LEASE_TTL);
+        try {
+            store.register(AdminJson.MAPPER.writeValueAsString(self.get()), lease);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an instance description always serializes", e);
+        }
+        LOG.info("cluster '{}': registered as '{}' (lease of {} s)", cluster.prefix(), cluster.name(),
+                LEASE_TTL.toSeconds());
+    }
+
+    private List<InstanceDescription> readInstances() throws EtcdUnreachableException {
+        List<InstanceDescription> out = new ArrayList<>();
+        for (String json : store.registrations()) {
+            try {
+                out.add(AdminJson.MAPPER.readValue(json, InstanceDescription.class));
+            } catch (JsonProcessingException e) {
+                LOG.warn("cluster '{}': a registration is not an instance description: {}", cluster.prefix(), json);
+            }
+        }
+        out.sort(Comparator.comparing(InstanceDescription::name));
+        return List.copyOf(out);
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(EtcdStore.CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        watcher.ifPresent(Watch.Watcher::close);
+        if (lease != 0) {
+            try {
+                store.revoke(lease);
+            } catch (EtcdUnreachableException e) {
+                LOG.info("cluster '{}': could not end the registration ({}); it expires within {} s",
+                        cluster.prefix(), e.getMessage(), LEASE_TTL.toSeconds());
+            }
+        }
+        store.close();
+    }
+}
