@@ -51,6 +51,11 @@ class SessionStateOnEveryBackendTest {
                     mode: read-write
                     weights: {primary: 0, ro1: 100, ro2: 100, ro3: 100}
                     balancer: weighted
+                  - name: session
+                    listen: 127.0.0.1:0
+                    mode: read-write
+                    weights: {primary: 0, ro1: 100, ro2: 100, ro3: 100}
+                    consistency: session
                 """);
     }
 
@@ -73,6 +78,41 @@ class SessionStateOnEveryBackendTest {
             List<Answer> after = reads(s, "SELECT @@optimizer_switch, @@server_id");
             assertThat(after).extracting(Answer::value).containsOnly(original);
             assertThat(nodes(after)).as("read on replicas").doesNotContain("primary");
+        }
+    }
+
+    @Test
+    void aFlagSetChangedTwiceHasBothChangesOnReplicasOpenedAfterThem() throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("SET optimizer_switch = 'mrr=on,mrr_sort_keys=on'");
+            s.execute("SET optimizer_switch = 'rowid_filter=off'");
+            List<Answer> answers = reads(s, "SELECT CONCAT_WS(',', LOCATE('mrr=on', @@optimizer_switch) > 0,"
+                    + " LOCATE('mrr_sort_keys=on', @@optimizer_switch) > 0,"
+                    + " LOCATE('rowid_filter=off', @@optimizer_switch) > 0), @@server_id");
+            assertThat(answers).extracting(Answer::value).containsOnly("1,1,1");
+            assertThat(nodes(answers)).as("read on replicas").doesNotContain("primary");
+        }
+    }
+
+    @Test
+    void aReplicaRefusingTheSessionsStateWhileItsReadWaitsForConsistencyCostsTheClientNoError() throws Exception {
+        // The query cache on the primary only: SET query_cache_type = ON fails on every replica (1925).
+        String before = cluster.queryString(cluster.primary(), "SELECT @@global.query_cache_type");
+        cluster.rootQuery(cluster.primary(), "SET sql_log_bin = 0; SET GLOBAL query_cache_type = ON");
+        cluster.exec(cluster.primary(), "CREATE TABLE IF NOT EXISTS test.sluice_refused (id INT PRIMARY KEY)");
+        try {
+            for (int i = 0; i < READS; i++) {
+                try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("session", ""));
+                     Statement s = c.createStatement()) {
+                    s.execute("SET query_cache_type = ON");
+                    // A commit the replicas have not been seen to apply: the read waits on one first.
+                    s.execute("INSERT INTO test.sluice_refused VALUES (" + i + ")");
+                    assertThat(one(s, "SELECT COUNT(*) FROM test.sluice_refused WHERE id = " + i)).isEqualTo("1");
+                }
+            }
+        } finally {
+            cluster.rootQuery(cluster.primary(), "SET sql_log_bin = 0; SET GLOBAL query_cache_type = " + before);
+            cluster.exec(cluster.primary(), "DROP TABLE IF EXISTS test.sluice_refused");
         }
     }
 

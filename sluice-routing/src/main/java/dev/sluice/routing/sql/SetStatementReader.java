@@ -30,6 +30,12 @@ final class SetStatementReader {
     private static final String READ_ONLY_VARIABLE = "transaction_read_only";
     private static final String CLIENT_CHARSET_VARIABLE = "character_set_client";
     /**
+     * Flag sets: an assignment changes only the flags it names ({@code SET optimizer_switch =
+     * 'rowid_filter=off'} keeps an earlier {@code 'mrr=on'}), so it builds on the ones before it
+     * and a backend opened later must replay them all, in order.
+     */
+    private static final Set<String> FLAG_SET_VARIABLES = Set.of("optimizer_switch", "optimizer_trace");
+    /**
      * User variables set alongside session variables are listed with this prefix, so that a later
      * command setting only the session variables does not replace (and lose) the user variables.
      */
@@ -242,7 +248,7 @@ final class SetStatementReader {
         }
         variables.add(name);
         sessionVariables |= !name.startsWith(USER_VARIABLE_PREFIX);
-        dependsOnState |= readsVariables;
+        dependsOnState |= readsVariables || FLAG_SET_VARIABLES.contains(name);
         return count > 0;
     }
 

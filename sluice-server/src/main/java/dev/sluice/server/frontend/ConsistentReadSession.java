@@ -49,7 +49,15 @@ final class ConsistentReadSession implements ConsistentReads.Session<RoutedComma
 
     @Override
     public void withBackend(NodeRef node, RoutedCommand command, Consumer<BackendConnection> action) {
-        current.withBackend(node, command.frame(), action);
+        if (backends.ready(node.id()) != null) {
+            current.withBackend(node, command.frame(), action);
+            return;
+        }
+        executor.keepWhileOpening(command, node.id());
+        current.withBackend(node, command.frame(), b -> {
+            executor.openedForWait();
+            action.accept(b);
+        });
     }
 
     @Override

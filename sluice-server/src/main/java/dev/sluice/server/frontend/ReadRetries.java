@@ -55,6 +55,18 @@ final class ReadRetries {
         }
     }
 
+    /**
+     * The replica a read waits on for its consistency is open and holds the session's state: the
+     * copy kept while it opened is dropped, and the opening does not count as one of the read's
+     * tries (sending the read after the wait does).
+     */
+    void opened() {
+        if (kept != null) {
+            release();
+            attempts--;
+        }
+    }
+
     /** The kept read, handed over to be routed again, if it ran on {@code nodeId} and may be tried again. */
     ReadRetry takeIfRanOn(int nodeId) {
         if (kept == null || kept.nodeId() != nodeId || kept.attempts() > ReadRetry.MAX_ATTEMPTS) {

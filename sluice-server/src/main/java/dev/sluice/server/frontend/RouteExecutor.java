@@ -333,6 +333,22 @@ final class RouteExecutor {
         }
     }
 
+    /**
+     * A read about to wait for its consistency on {@code node}, which the session has not opened
+     * yet: opening it replays the session's state there, and a replica that refuses that state
+     * leaves the session while the read goes elsewhere, as a read sent without a wait does
+     * (BEHAVIOUR §3). Kept only until the replica is open ({@link #openedForWait}): from then on
+     * the wait's own outcome decides where the read runs.
+     */
+    void keepWhileOpening(RoutedCommand read, int nodeId) {
+        keepForRetry(read, nodeId);
+    }
+
+    /** The replica a read waits on is open: see {@link #keepWhileOpening}. */
+    void openedForWait() {
+        retries.opened();
+    }
+
     /** Routes a failed read again, now that its replica is known to be down. */
     private void routeAgain(ReadRetry r) {
         RoutedCommand read = r.command();

@@ -92,6 +92,27 @@ class ConsistencyWaitTest {
     }
 
     @Test
+    void aReplicaThatRefusesTheReplayedStateBeforeItsWaitLeavesTheSessionAndTheClientSeesNoError() {
+        h.write("SET query_cache_type = ON");
+        h.commit("0-1-101");
+        h.query("SELECT a FROM t");
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).as("the replica opened for the wait gets the session's state first")
+                .isEqualTo("SET query_cache_type = ON");
+        ro1.error(1925, "HY000", "Query cache is globally disabled and you can't enable it only for this session");
+        ro1.okAll();
+        assertThat(ro1.isOpen()).as("the refusing connection is given up").isFalse();
+        FakeBackend ro2 = h.backend("ro2");
+        assertThat(ro2.takeClientCommand()).isEqualTo("SET query_cache_type = ON");
+        ro2.ok();
+        assertThat(ro2.takeClientCommand()).as("the read waits on the other replica").isEqualTo(WAIT_FOR_101);
+        ro2.rows(List.of("w"), List.of(List.of("0")));
+        assertThat(ro2.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        ro2.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).as("the client never sees the replica's refusal").containsExactly(List.of("1"));
+    }
+
+    @Test
     void aReplicaDyingDuringTheWaitHasTheReadRunOnThePrimaryWithoutAnError() {
         h.commit("0-1-101");
         h.query("SELECT a FROM t");

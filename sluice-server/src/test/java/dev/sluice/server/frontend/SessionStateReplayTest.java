@@ -48,6 +48,21 @@ class SessionStateReplayTest {
     }
 
     @Test
+    void everySetOfAFlagSetIsReplayedBecauseEachChangesOnlyTheFlagsItNames() {
+        h.write("SET optimizer_switch = 'mrr=on,mrr_sort_keys=on'");
+        h.write("SET optimizer_switch = 'rowid_filter=off'");
+        h.query("SELECT 1");
+        FakeBackend ro1 = h.backend("ro1");
+        assertThat(ro1.takeClientCommand()).isEqualTo("SET optimizer_switch = 'mrr=on,mrr_sort_keys=on'");
+        ro1.ok();
+        assertThat(ro1.takeClientCommand()).isEqualTo("SET optimizer_switch = 'rowid_filter=off'");
+        ro1.ok();
+        assertThat(ro1.takeClientCommand()).isEqualTo("SELECT 1");
+        ro1.rows(List.of("1"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+    }
+
+    @Test
     void aUseStatementIsReplayedOnABackendOpenedLater() {
         h.write("USE shop");
         h.query("SELECT 1");
