@@ -161,7 +161,8 @@ class ClusterConfigTest {
         }
         // A's new endpoint serves, from the node added through B.
         long ro3Id = sandbox.serverIdOf(ro3);
-        await().atMost(SETTLE).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+        // The node is new to A's monitor: until its first check the endpoint refuses connections.
+        await().atMost(SETTLE).pollInterval(Duration.ofMillis(200)).ignoreExceptions().untilAsserted(() -> {
             try (Connection conn = instances.get(0).connect("reports"); Statement s = conn.createStatement();
                     ResultSet rs = s.executeQuery("SELECT @@server_id")) {
                 assertThat(rs.next()).isTrue();
