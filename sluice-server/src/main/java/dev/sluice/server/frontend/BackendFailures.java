@@ -65,10 +65,13 @@ final class BackendFailures {
         }
         boolean primary = isPrimary(backend.nodeId());
         if (routing.inTransaction() && primary) {
-            LOG.info("session {}: the primary {} failed inside a transaction; ending the client connection",
-                    connectionId, backend.nodeName());
-            command.failAndClose(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_COMMUNICATION,
-                    LostTransaction.message(backend.nodeName()));
+            // Closed without an error packet: an ERR written here may follow part of the answer already
+            // on its way to the client, which then reads a malformed packet instead of a lost
+            // connection. A transaction lost between two statements is told why at its next one
+            // (LostTransaction).
+            LOG.info("session {}: the primary {} failed under a statement of a transaction; closing the client "
+                    + "connection", connectionId, backend.nodeName());
+            command.closeSession();
             return;
         }
         command.done();
