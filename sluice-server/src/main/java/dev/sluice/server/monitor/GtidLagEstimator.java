@@ -51,10 +51,14 @@ public final class GtidLagEstimator {
         return 0;
     }
 
-    /** True when a primary position has been seen and {@code position} contains the newest one. */
-    public synchronized boolean hasNewest(GtidPosition position) {
-        Sample last = primarySamples.peekLast();
-        return last != null && position.contains(last.position());
+    /**
+     * True when {@link #lagSeconds} is the replica's whole lag, not a lower bound: a primary position
+     * has been seen and {@code position} contains the oldest one kept, so the first transaction it
+     * lacks (if any) was first seen within the samples.
+     */
+    public synchronized boolean measures(GtidPosition position) {
+        Sample first = primarySamples.peekFirst();
+        return first != null && position.contains(first.position());
     }
 
     /** The newest primary position seen, if any. */

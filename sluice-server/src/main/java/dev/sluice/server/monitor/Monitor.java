@@ -151,8 +151,8 @@ public final class Monitor implements AutoCloseable {
             boolean primaryDown = topology.current().primary().map(p -> !p.state().reachable()).orElse(false);
             long lagClock = primaryDown ? Math.min(now, primarySeenAt) : now;
             long gtidLag = o.position().map(p -> lag.lagSeconds(p, lagClock)).orElse(0L);
-            boolean hasNewest = o.position().map(lag::hasNewest).orElse(false);
-            NodeState state = StateInterpreter.interpret(o, !node.get().isPrimary(), gtidLag, hasNewest);
+            boolean measured = o.position().map(lag::measures).orElse(false);
+            NodeState state = StateInterpreter.interpret(o, !node.get().isPrimary(), gtidLag, measured);
             report(probe.nodeName(), describe(state, o));
             apply(probe.nodeName(), state);
             seen(probe.nodeName());

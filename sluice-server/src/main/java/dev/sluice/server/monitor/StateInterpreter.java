@@ -11,11 +11,14 @@ import dev.sluice.routing.topology.ReplicationLag;
  * whose I/O thread alone is down keeps its GTID-derived lag (its replication still counts as
  * broken): see {@code ReadableRules} for why that matters when the primary is down.
  *
- * <p>A replica that has applied the newest position the primary was seen at lags nothing Sluice
- * can name, whatever {@code Seconds_Behind_Master} says: just after {@code START SLAVE} (a restart,
- * or a former primary repointed by a switchover) the server briefly reports the age of the
- * source's binary-log header, tens of seconds on an idle source. Counting it would take a
- * caught-up replica out of reads, or refuse a switchover back to it, for no lag at all.
+ * <p>Where the GTID-derived lag is measured, not a lower bound (the replica holds the oldest
+ * primary position the monitor keeps), it is the lag, whatever {@code Seconds_Behind_Master} says:
+ * just after {@code START SLAVE} (a restart, or a former primary repointed by a switchover) the
+ * server reports the age of the source's binary-log header, tens of seconds, until the SQL thread
+ * applies a real event; on a busy source the replica is then never quite at the newest position.
+ * Counting it would take a caught-up replica out of reads, or refuse a switchover back to it, for
+ * no lag at all. {@code Seconds_Behind_Master} still counts for a replica behind every kept sample
+ * (lagging longer than the samples reach, or checked before the primary was).
  */
 final class StateInterpreter {
     private StateInterpreter() {
@@ -23,10 +26,10 @@ final class StateInterpreter {
 
     /**
      * @param gtidLagSeconds the GTID-derived lag ({@link GtidLagEstimator#lagSeconds})
-     * @param hasNewestPrimaryPosition the node contains the newest position the primary was seen at
+     * @param gtidLagMeasured the GTID-derived lag is the whole lag ({@link GtidLagEstimator#measures})
      */
     static NodeState interpret(NodeObservation o, boolean asReplica, long gtidLagSeconds,
-            boolean hasNewestPrimaryPosition) {
+            boolean gtidLagMeasured) {
         if (!asReplica && !o.replicating()) {
             return new NodeState(true, o.readOnly(), false, false, ReplicationLag.NONE, o.position());
         }
@@ -37,7 +40,7 @@ final class StateInterpreter {
             lag = ReplicationLag.ofSeconds(gtidLagSeconds);
         } else if (!o.replicating() || !o.ioRunning() || !o.sqlRunning() || o.secondsBehind().isEmpty()) {
             lag = ReplicationLag.BROKEN;
-        } else if (hasNewestPrimaryPosition) {
+        } else if (gtidLagMeasured) {
             lag = ReplicationLag.ofSeconds(gtidLagSeconds);
         } else {
             lag = ReplicationLag.ofSeconds(Math.max(o.secondsBehind().getAsLong(), gtidLagSeconds));

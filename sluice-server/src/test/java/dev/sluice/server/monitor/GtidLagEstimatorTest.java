@@ -49,12 +49,15 @@ class GtidLagEstimatorTest {
     }
 
     @Test
-    void aPositionHasTheNewestOnlyOnceAPrimaryPositionWasSeenAndItContainsIt() {
-        GtidLagEstimator e = new GtidLagEstimator(10);
-        assertThat(e.hasNewest(pos("0-1-10"))).as("nothing seen yet").isFalse();
+    void theLagIsMeasuredOnlyForAPositionHoldingTheOldestSampleKept() {
+        GtidLagEstimator e = new GtidLagEstimator(2);
+        assertThat(e.measures(pos("0-1-10"))).as("nothing seen yet").isFalse();
         e.primaryAt(0, pos("0-1-10"));
         e.primaryAt(SECOND, pos("0-2-12"));
-        assertThat(e.hasNewest(pos("0-2-12"))).isTrue();
-        assertThat(e.hasNewest(pos("0-1-11"))).isFalse();
+        assertThat(e.measures(pos("0-2-12"))).isTrue();
+        assertThat(e.measures(pos("0-1-11"))).as("behind the newest, within the samples").isTrue();
+        assertThat(e.measures(pos("0-1-9"))).as("behind every sample: a lower bound").isFalse();
+        e.primaryAt(2 * SECOND, pos("0-2-13"));
+        assertThat(e.measures(pos("0-1-11"))).as("its first missing sample was dropped").isFalse();
     }
 }
