@@ -297,6 +297,41 @@ public final class SandboxCluster {
         topology.awaitThreadsRunning(replica);
     }
 
+    /**
+     * Semi-synchronous replication on: the primary acknowledges a commit only once a replica has
+     * received it (falling back to asynchronous after 10 s without one), so a commit a client saw
+     * acknowledged survives the primary's death. Returns once every replica has reconnected as a
+     * semi-synchronous one. {@link #semiSyncOff()} undoes it; a restarted node starts without it.
+     */
+    public void semiSyncOn() {
+        SandboxNode primary = topology.currentPrimary();
+        rootClient.query(primary, "SET GLOBAL rpl_semi_sync_master_timeout = 10000, rpl_semi_sync_master_enabled = 1");
+        for (SandboxNode replica : replicas()) {
+            // The I/O thread says whether it is semi-synchronous when it connects.
+            rootClient.query(replica, "SET GLOBAL rpl_semi_sync_slave_enabled = 1; STOP SLAVE IO_THREAD; "
+                    + "START SLAVE IO_THREAD");
+            topology.awaitThreadsRunning(replica);
+        }
+        long deadline = System.nanoTime() + REPLICATION_RECONNECT_TIMEOUT.toNanos();
+        String clients;
+        while (!(clients = rootClient.query(primary, "SELECT variable_value FROM information_schema.global_status "
+                + "WHERE variable_name = 'Rpl_semi_sync_master_clients'")).equals(Integer.toString(REPLICAS))) {
+            if (System.nanoTime() > deadline) {
+                throw new SandboxException(primary + " has " + clients + " semi-synchronous replicas, not " + REPLICAS);
+            }
+            NodeProcess.sleep(POLL_INTERVAL);
+        }
+    }
+
+    /** Asynchronous replication again on every running node. */
+    public void semiSyncOff() {
+        for (SandboxNode node : nodes) {
+            if (processOf(node).isRunning() && !processOf(node).isPaused()) {
+                rootClient.query(node, "SET GLOBAL rpl_semi_sync_master_enabled = 0, rpl_semi_sync_slave_enabled = 0");
+            }
+        }
+    }
+
     /** Whether the replica replicates from node 0 with both threads running and no delay. */
     public boolean replicatesFromPrimary(SandboxNode replica) {
         return rootClient.replicaStatus(replica).replicatesFrom(primary());
@@ -361,9 +396,14 @@ public final class SandboxCluster {
             waitForReplicasCaughtUp(HEALTHY_CATCH_UP_TIMEOUT);
         } catch (SandboxException e) {
             System.out.println("[sandbox] cannot repair in place (" + e.getMessage() + "); rebuilding the cluster");
-            sandboxScript("destroy");
-            startWholeCluster();
+            rebuild();
         }
+    }
+
+    /** A new sandbox in place of this one: for data no repair can reconcile (a diverged node). */
+    public synchronized void rebuild() {
+        sandboxScript("destroy");
+        startWholeCluster();
     }
 
     // ---- lifecycle --------------------------------------------------------------------------
