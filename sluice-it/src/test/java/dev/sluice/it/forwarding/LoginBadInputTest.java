@@ -2,6 +2,7 @@ package dev.sluice.it.forwarding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
 
 import dev.sluice.it.support.Bystander;
 import dev.sluice.it.support.NettyLeaks;
@@ -113,6 +114,31 @@ class LoginBadInputTest {
             assertThat(answer.err().errorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
             assertThat(answer.err().sqlState()).isEqualTo("28000");
             assertThat(c.awaitClosed()).as("connection closed after the ERR").isTrue();
+        }
+    }
+
+    @Test
+    void aWrongPasswordWhileTheAccountsCannotBeReadAgainIsStillErr1045AtTheHandshakeTimeout() throws Exception {
+        // The second read of the accounts (a refused login is checked again) hangs behind this lock
+        // for longer than the 1 s handshake timeout: Sluice's own wait, which must not turn the
+        // server's answer into a 1043.
+        Thread lock = new Thread(() -> cluster.rootQuery(cluster.primary(),
+                "LOCK TABLES mysql.global_priv WRITE; SELECT SLEEP(4); UNLOCK TABLES"));
+        lock.start();
+        try {
+            await("the accounts table is locked").atMost(Duration.ofSeconds(10)).until(() -> cluster.rootQuery(
+                    cluster.primary(), "SELECT COUNT(*) FROM information_schema.processlist "
+                            + "WHERE info = 'SELECT SLEEP(4)'").equals("1"));
+            try (RawMysqlClient c = RawMysqlClient.open(port(), READ_TIMEOUT)) {
+                c.readGreeting();
+                c.sendLogin(SandboxCluster.APP_USER, "not-the-password", "test");
+                RawPacket answer = c.readPacket();
+                assertThat(answer.isErr()).as("answer " + answer).isTrue();
+                assertThat(answer.err().errorCode()).as(answer.err().message()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
+                assertThat(c.awaitClosed()).as("connection closed after the ERR").isTrue();
+            }
+        } finally {
+            lock.join();
         }
     }
 
