@@ -68,6 +68,9 @@ class DistributionTest {
         try (InstalledSluice sluice = InstalledSluice.start(Installation.launcher(home, jreOnly, ENV, "run",
                 "--config", "conf/sluice.yaml"), dir.resolve("a.log"))) {
             awaitReadsOn(sluice, first);
+            assertThat(sluice.logged("SIGHUP is ignored by this process")).as("Sluice says it cannot act on SIGHUP: "
+                    + "this test runs under nohup or another launcher that ignores it; run the suite without")
+                    .isFalse();
 
             Files.writeString(config, "endpoints: [this is not a configuration\n");
             sluice.signal("HUP");

@@ -3,6 +3,7 @@ package dev.sluice.server.cli;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * The signals a service manager sends (BEHAVIOUR §13): SIGTERM to stop, SIGHUP to read the
@@ -27,7 +28,15 @@ final class ServiceSignals {
      */
     static boolean on(String name, Runnable action) {
         try {
-            Signal.handle(new Signal(name), s -> action.run());
+            // For a signal ignored since the process started, the JVM keeps it ignored and answers
+            // with SIG_IGN as the old handler instead of refusing: ours was not installed.
+            if (Signal.handle(new Signal(name), s -> action.run()) == SignalHandler.SIG_IGN) {
+                LOG.warn("SIG{} is ignored by this process (it was started ignoring it, as nohup does with SIGHUP): "
+                        + "Sluice cannot act on it{}", name, name.equals("HUP")
+                                ? "; reload the configuration through the admin API, or start Sluice without nohup"
+                                : "");
+                return false;
+            }
             return true;
         } catch (IllegalArgumentException e) {
             LOG.warn("SIG{} cannot be handled in this JVM ({}); it keeps its default effect", name, e.getMessage());
