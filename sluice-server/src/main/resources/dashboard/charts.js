@@ -18,6 +18,9 @@ const CHARTS = {
   'consistency-waits': {title: 'Consistency waits per second, by outcome', empty: 'no figures yet'},
 };
 const WAIT_COLORS = {'ok': '#1f8a4c', 'timeout-primary': '#b7791f', 'timeout-error': '#c62f3b'};
+// Charts of things counted whole: their axis steps by whole numbers.
+const WHOLE_NUMBERS = new Set(['sessions', 'pool']);
+const WHOLE_INCREMENTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000];
 // Pool lines share their node's colour; the dash tells the state apart.
 const POOL_DASH = {'in use': null, 'idle': [6, 4], 'waiting': [2, 3]};
 
@@ -83,7 +86,9 @@ function drawChart(c, times, colors) {
           label: seriesLabel(c.chart, s.name), width: 1.5, spanGaps: false,
           value: (u, v) => v === null || v === undefined ? '–' : fmtRate(v),
         }, seriesStyle(c.chart, s.name, i, colors)))],
-        axes: [{}, {size: 50, values: (u, ticks) => ticks.map(t => fmtRate(t))}],
+        axes: [{}, WHOLE_NUMBERS.has(c.chart)
+          ? {size: 50, incrs: WHOLE_INCREMENTS, values: (u, ticks) => ticks.map(t => String(t))}
+          : {size: 50, values: (u, ticks) => ticks.map(t => fmtRate(t))}],
         scales: {y: {range: (u, min, max) => [0, Math.max(max, 1)]}},
         legend: {live: true},
         cursor: {drag: {x: false, y: false}},

@@ -44,8 +44,8 @@ function roleChange(kind, s) {
     el('div', {}, el('dt', {}, inProgress ? 'since' : 'ended'), el('dd', {}, fmtTime(s.at))),
     s['held-ms'] !== null && s['held-ms'] !== undefined
       ? el('div', {}, el('dt', {}, 'writes held'), el('dd', {}, s['held-ms'] + ' ms')) : null,
-    s.step ? el('div', {}, el('dt', {}, inProgress ? 'last step done' : 'last step'), el('dd', {class: 'step'},
-      stepWords(s.step))) : null,
+    s.step && (inProgress || !(s.steps || []).length) ? el('div', {}, el('dt', {},
+      inProgress ? 'last step done' : 'last step'), el('dd', {class: 'step'}, stepWords(s.step))) : null,
   ];
   const steps = (s.steps || []).map(st => el('li', {}, stepWords(st.step), el('span', {class: 'muted'},
     ' ' + st.ms + ' ms')));
@@ -56,6 +56,8 @@ function roleChange(kind, s) {
       'data-state': s.state},
     el('h3', {}, title, ' ', badge(STATES[s.state] || s.state, 'change-' + s.state), ' ', ...move),
     el('dl', {class: 'facts'}, facts),
+    inProgress ? el('p', {class: 'muted small'}, 'New writes and transactions wait at Sluice meanwhile; they are '
+      + 'not refused. Reads on replicas go on.') : null,
     s.message ? el('p', {class: 'message'}, s.message) : null,
     steps.length > 0 ? el('ol', {class: 'steps'}, steps) : null,
     former);
