@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class HistorySampler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HistorySampler.class);
+    private static final long CLOSE_WAIT_SECONDS = 2;
 
     private final RecentHistory history;
     private final Supplier<Readings> read;
@@ -32,9 +33,9 @@ public final class HistorySampler implements AutoCloseable {
         this.read = read;
     }
 
-    /** Takes the first sample now, then one every {@link RecentHistory#STEP}. */
+    /** Takes the first sample now, then one every step of the history. */
     public void start() {
-        long step = RecentHistory.STEP.toMillis();
+        long step = history.step().toMillis();
         thread.scheduleAtFixedRate(this::sample, 0, step, TimeUnit.MILLISECONDS);
     }
 
@@ -56,8 +57,19 @@ public final class HistorySampler implements AutoCloseable {
         }
     }
 
+    /** Until {@link #close()} has stopped the thread. */
+    boolean sampling() {
+        return !thread.isTerminated();
+    }
+
+    /** Stops sampling; a sample being taken is interrupted (a pool reading waits at most a second). */
     @Override
     public void close() {
         thread.shutdownNow();
+        try {
+            thread.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -46,6 +46,11 @@ public final class RecentHistory {
         this.times = new SeriesRing(capacity);
     }
 
+    /** Between two samples. */
+    Duration step() {
+        return step;
+    }
+
     /** One sample: its time and the value of each series it measured; a series left out is missing here. */
     synchronized void record(long epochSeconds, Map<SeriesKey, Double> values) {
         int before = times.size();
