@@ -3,6 +3,7 @@ package dev.sluice.server.history;
 import dev.sluice.server.admin.EndpointDescription;
 import dev.sluice.server.admin.NodeDescription;
 import dev.sluice.server.metrics.LatencyCounts;
+import dev.sluice.server.metrics.SluiceMetrics;
 import dev.sluice.server.pool.NodePoolUse;
 import dev.sluice.server.pool.PoolUse;
 import java.util.LinkedHashMap;
@@ -25,7 +26,8 @@ final class HistoryStep {
      * The outcomes of a consistency wait, always charted: an endpoint that never waited shows 0 per
      * second, which says more than an empty chart.
      */
-    static final List<String> WAIT_OUTCOMES = List.of("ok", "timeout-primary", "timeout-error");
+    static final List<String> WAIT_OUTCOMES = List.of(SluiceMetrics.WAIT_OK, SluiceMetrics.WAIT_TIMEOUT_PRIMARY,
+            SluiceMetrics.WAIT_TIMEOUT_ERROR);
     private static final double NANOS_PER_SECOND = 1e9;
     private static final double MILLIS_PER_SECOND = 1e3;
     private static final double[] LATENCY_BOUNDS = LatencyCounts.boundsSeconds();
@@ -55,7 +57,7 @@ final class HistoryStep {
 
     private static void statements(Optional<Readings> before, Readings now, double seconds,
             Map<SeriesKey, Double> out) {
-        Map<String, Long> was = before.map(b -> statementsByNode(b)).orElse(Map.of());
+        Map<String, Long> was = before.map(HistoryStep::statementsByNode).orElse(Map.of());
         statementsByNode(now).forEach((node, count) -> out.put(new SeriesKey(HistoryChart.STATEMENTS, node),
                 rate(was.get(node), count, seconds)));
     }

@@ -29,6 +29,7 @@ public final class RecentHistory {
 
     private final Duration step;
     private final int capacity;
+    /** Epoch seconds, which a double holds exactly. */
     private final SeriesRing times;
     private final Map<SeriesKey, SeriesRing> series = new LinkedHashMap<>();
 

@@ -43,6 +43,12 @@ import java.util.stream.Stream;
 public final class SluiceMetrics implements AutoCloseable {
     /** The Content-Type of {@link #scrape()}: Prometheus text exposition format 0.0.4. */
     public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    /** Consistency-wait outcomes: a replica caught up in time. */
+    public static final String WAIT_OK = "ok";
+    /** Consistency-wait outcomes: the timeout sent the read to the primary. */
+    public static final String WAIT_TIMEOUT_PRIMARY = "timeout-primary";
+    /** Consistency-wait outcomes: the timeout answered the read with an error. */
+    public static final String WAIT_TIMEOUT_ERROR = "timeout-error";
     /** The label value used where an event has no node (e.g. a statement rejected before routing). */
     static final String NO_NODE = "none";
     /**
@@ -112,8 +118,8 @@ public final class SluiceMetrics implements AutoCloseable {
     }
 
     /**
-     * A read waited for a replica to catch up (BEHAVIOUR §5): {@code outcome} is {@code ok},
-     * {@code timeout-primary} (fell back to the primary) or {@code timeout-error}.
+     * A read waited for a replica to catch up (BEHAVIOUR §5): {@code outcome} is {@link #WAIT_OK},
+     * {@link #WAIT_TIMEOUT_PRIMARY} (fell back to the primary) or {@link #WAIT_TIMEOUT_ERROR}.
      */
     public void consistencyWait(String endpoint, String outcome, long nanos) {
         cached(waits, new WaitKey(endpoint, outcome), k -> Timer.builder("sluice.consistency.wait")
