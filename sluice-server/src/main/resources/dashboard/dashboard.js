@@ -1,6 +1,7 @@
-// Sluice dashboard: polls DescribeDBProxy (v1/proxy) every second, and the consistency-wait
-// figures of /metrics and the costliest query digests (v1/digests) every few seconds, and redraws. Rates (QPS) are computed here, from the
-// difference of the per-node, per-endpoint statement counters between two polls, so the server
+// Sluice dashboard: polls DescribeDBProxy (v1/proxy) every second, the consistency-wait figures of
+// /metrics and the costliest query digests (v1/digests) every few seconds, and the charts' history
+// (v1/history, charts.js) every step, and redraws. The tables' rates (QPS) are computed here, from
+// the difference of the per-node, per-endpoint statement counters between two polls, so the server
 // keeps no per-viewer state. Everything is built with DOM calls and textContent: names come from
 // the configuration and are never interpreted as HTML.
 'use strict';
@@ -18,6 +19,7 @@ const OUTCOMES = {
 };
 const PALETTE = ['#2f6fde', '#e0802b', '#2a9d6f', '#b5499b', '#c9a227', '#5a6b7d', '#d1495b', '#3fa7c4'];
 
+let nodeColors = new Map(); // node name -> colour, the same in the tables and the charts
 let previous = null;        // {at, counters: Map("endpoint\u0000node" -> statements)}
 let previousWaits = null;   // {at, counts: Map("endpoint\u0000outcome" -> count)}
 
@@ -179,7 +181,9 @@ async function pollProxy() {
     const proxy = await response.json();
     const rate = rates(proxy, performance.now());
     const colors = colorOf(proxy);
+    nodeColors = colors;
     renderHeader(proxy);
+    renderRoles(proxy);
     renderNodes(proxy, rate, colors);
     renderEndpoints(proxy, rate, colors);
     setStatus(true);
@@ -280,6 +284,25 @@ async function pollDigests() {
   }
 }
 
-pollProxy();
+// A step of the history; the page asks again one step after each answer.
+async function pollHistory() {
+  let step = DEFAULT_STEP_SECONDS;
+  try {
+    const response = await fetch(HISTORY_URL, {cache: 'no-store'});
+    if (response.ok) {
+      const history = await response.json();
+      step = history.stepSeconds || step;
+      drawHistory(history, nodeColors);
+    }
+  } catch (e) {
+    // The proxy poll reports reachability; the charts keep their last figures.
+  } finally {
+    setTimeout(pollHistory, step * 1000);
+  }
+}
+
+window.addEventListener('resize', resizeCharts);
+// The topology first, so that the charts' node colours match the tables' from the first draw.
+pollProxy().then(pollHistory);
 pollMetrics();
 pollDigests();

@@ -32,6 +32,9 @@ import dev.sluice.server.monitor.TopologyHolder;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.config.UserConfig;
 import dev.sluice.server.frontend.EndpointListener;
+import dev.sluice.server.history.HistorySampler;
+import dev.sluice.server.history.Readings;
+import dev.sluice.server.history.RecentHistory;
 import dev.sluice.server.net.Transport;
 import dev.sluice.server.runtime.EndpointLifecycle;
 import dev.sluice.server.runtime.EndpointRuntime;
@@ -95,6 +98,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
     private final ProxyControl adminControl;
     private final Optional<ClusterMember> cluster;
     private final AdminServer admin;
+    private final HistorySampler history;
     private final ConfigReload reload;
     private final AtomicBoolean closed = new AtomicBoolean();
     private InetSocketAddress adminAddress;
@@ -151,7 +155,11 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         this.control = new LiveProxyControl(runtime, this, configFile, switchovers, failovers);
         metrics.registerGauges(control::describe, () -> runtime.poolUse(POOL_READ_TIMEOUT));
         this.adminControl = cluster.<ProxyControl>map(m -> new ClusterProxyControl(control, m)).orElse(control);
-        this.admin = new AdminServer(config.admin(), adminControl, metrics);
+        RecentHistory recent = new RecentHistory();
+        this.history = new HistorySampler(recent, () -> new Readings(
+                TimeUnit.MILLISECONDS.toSeconds(System.currentTimeMillis()), System.nanoTime(), control.describe(),
+                runtime.poolUse(POOL_READ_TIMEOUT), metrics.statementLatencies(), metrics.consistencyWaits()));
+        this.admin = new AdminServer(config.admin(), adminControl, metrics, recent);
         this.reload = new ConfigReload(control, runtime, configFile);
     }
 
@@ -210,6 +218,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         for (EndpointConfig e : runtime.config().endpoints()) {
             start(e);
         }
+        history.start();
         adminAddress = admin.start();
         LOG.info("admin API and dashboard on http://{}:{}/", adminAddress.getHostString(), adminAddress.getPort());
     }
@@ -346,6 +355,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         // First: the instance leaves the registrations and stops running etcd's changes before it stops serving.
         cluster.ifPresent(ClusterMember::close);
         admin.close();
+        history.close();
         for (EndpointListener l : listeners) {
             l.close();
             l.endpoint().closePools();

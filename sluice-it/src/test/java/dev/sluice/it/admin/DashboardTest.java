@@ -20,6 +20,13 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -27,16 +34,25 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The dashboard, driven in headless Chromium against a Sluice in front of the sandbox,
- * shows the live topology — every node with its role and its state as the monitor sees it — and
- * a screenshot of it is kept as a test artifact ({@code sluice-it/target/dashboard.png}).
+ * The dashboard, driven in headless Chromium against a Sluice in front of the sandbox, shows the
+ * live topology — every node with its role and its state as the monitor sees it — and, after some
+ * traffic, every chart of the last minutes drawn with data; a screenshot of it is kept as a test
+ * artifact ({@code sluice-it/target/dashboard.png}).
  */
 class DashboardTest {
     private static final Path SCREENSHOT = Path.of("target", "dashboard.png");
     private static final int SCREEN_WIDTH = 1280;
-    private static final int SCREEN_HEIGHT = 900;
+    /** Tall enough for the charts and the topology below them. */
+    private static final int SCREEN_HEIGHT = 1800;
     private static final int STATEMENTS = 50;
     private static final Duration ALL_UP_TIMEOUT = Duration.ofSeconds(30);
+    /** Three samples of the history (two steps of rates) and then some, on a loaded machine. */
+    private static final Duration HISTORY_TIMEOUT = Duration.ofSeconds(40);
+    private static final int MIN_SAMPLES = 3;
+    /** Clients of the load: enough to spread reads over the replicas and keep pooled connections busy. */
+    private static final int LOAD_CLIENTS = 3;
+    private static final List<String> CHARTS = List.of("statements", "latency-p99", "replication-lag", "sessions",
+            "pool", "consistency-waits");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static SluiceHarness sluice;
@@ -45,7 +61,8 @@ class DashboardTest {
     static void start() {
         assumeTrue(HeadlessChromium.isInstalled(), HeadlessChromium.BINARY
                 + " is missing: install Debian's chromium package (./sluice test does) to run the dashboard test");
-        sluice = SluiceHarness.readWrite(SandboxCluster.get(), "");
+        // A session pool, so that the pool chart has lines to draw.
+        sluice = SluiceHarness.readWrite(SandboxCluster.get(), "connection-pool: session");
     }
 
     @AfterAll
@@ -61,11 +78,49 @@ class DashboardTest {
         return "http://127.0.0.1:" + admin.getPort() + "/";
     }
 
-    private static JsonNode describeProxy() throws Exception {
+    private static JsonNode get(String path) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(adminUrl()
-                + "v1/proxy")).build(), HttpResponse.BodyHandlers.ofString());
+                + path)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         return JSON.readTree(r.body());
+    }
+
+    private static JsonNode describeProxy() throws Exception {
+        return get("v1/proxy");
+    }
+
+    /**
+     * Enough history for every chart: a few samples, and in each chart lines that each hold a
+     * value, the statement rate above zero somewhere.
+     */
+    private static boolean historyHasEveryChart() throws Exception {
+        JsonNode h = get("v1/history");
+        if (h.get("times").size() < MIN_SAMPLES) {
+            return false;
+        }
+        for (JsonNode chart : h.get("charts")) {
+            if (chart.get("series").isEmpty()) {
+                return false;
+            }
+            for (JsonNode series : chart.get("series")) {
+                if (values(series).isEmpty()) {
+                    return false;
+                }
+            }
+        }
+        return h.get("charts").get(0).get("series").findValues("values").stream()
+                .anyMatch(v -> values(v).stream().anyMatch(x -> x > 0));
+    }
+
+    private static List<Double> values(JsonNode seriesOrValues) {
+        JsonNode values = seriesOrValues.has("values") ? seriesOrValues.get("values") : seriesOrValues;
+        List<Double> out = new ArrayList<>();
+        values.forEach(v -> {
+            if (!v.isNull()) {
+                out.add(v.asDouble());
+            }
+        });
+        return out;
     }
 
     private static boolean everyNodeUp() throws Exception {
@@ -109,8 +164,58 @@ class DashboardTest {
                     .contains("<span class=\"badge state-up\">up</span>")
                     .contains("<td class=\"readonly\">" + (n.isPrimary() ? "OFF" : "ON") + "</td>");
         }
+    }
+
+    @Test
+    void afterSomeTrafficEveryChartIsDrawnWithData() throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService clients = Executors.newFixedThreadPool(LOAD_CLIENTS);
+        List<Future<Long>> load = new ArrayList<>();
+        try {
+            for (int i = 0; i < LOAD_CLIENTS; i++) {
+                load.add(clients.submit(() -> readUntil(stop)));
+            }
+            await().atMost(HISTORY_TIMEOUT).pollInterval(Duration.ofSeconds(1))
+                    .until(DashboardTest::historyHasEveryChart);
+        } finally {
+            stop.set(true);
+            clients.shutdown();
+        }
+        for (Future<Long> f : load) {
+            assertThat(f.get(30, TimeUnit.SECONDS)).as("statements a client ran").isPositive();
+        }
+
+        HeadlessChromium chromium = new HeadlessChromium(Path.of("target"));
+        String dom = chromium.dumpDom(adminUrl());
+        for (String chart : CHARTS) {
+            Matcher figure = Pattern.compile("<figure [^>]*data-chart=\"" + chart + "\"[^>]*>(.*?)</figure>",
+                    Pattern.DOTALL).matcher(dom);
+            assertThat(figure.find()).as("a chart %s in:%n%s", chart, dom).isTrue();
+            String tag = figure.group().substring(0, figure.group().indexOf('>') + 1);
+            Matcher points = Pattern.compile("data-points=\"([0-9,]+)\"").matcher(tag);
+            assertThat(points.find()).as("%s says what it drew: %s", chart, tag).isTrue();
+            assertThat(points.group(1).split(",")).as("non-null points per line of %s", chart)
+                    .allSatisfy(n -> assertThat(Integer.parseInt(n)).isPositive());
+            assertThat(figure.group(1)).as("%s is drawn", chart).contains("<canvas");
+        }
 
         chromium.screenshot(adminUrl(), SCREENSHOT, SCREEN_WIDTH, SCREEN_HEIGHT);
         assertThat(SCREENSHOT).isNotEmptyFile();
+    }
+
+    /** Reads through the rw endpoint, a new connection now and then so that the pool lends and takes back. */
+    private static long readUntil(AtomicBoolean stop) throws Exception {
+        long statements = 0;
+        while (!stop.get()) {
+            try (Connection c = sluice.connect("rw"); Statement s = c.createStatement()) {
+                for (int i = 0; i < STATEMENTS && !stop.get(); i++) {
+                    try (ResultSet rs = s.executeQuery("SELECT @@server_id")) {
+                        assertThat(rs.next()).isTrue();
+                    }
+                    statements++;
+                }
+            }
+        }
+        return statements;
     }
 }

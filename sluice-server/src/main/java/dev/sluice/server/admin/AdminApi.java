@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.server.config.ConfigException;
 import dev.sluice.server.digest.DigestOrder;
 import dev.sluice.server.digest.DigestSummary;
+import dev.sluice.server.history.RecentHistory;
 import dev.sluice.server.metrics.SluiceMetrics;
 import java.util.LinkedHashMap;
 import dev.sluice.server.switchover.SwitchoverException;
@@ -33,6 +34,7 @@ import org.slf4j.LoggerFactory;
  * GET    /v1/nodes/{name}           one node of DescribeDBProxy
  * DELETE /v1/nodes/{name}           remove a node
  * POST   /v1/nodes/{name}/drain     move sessions off a node
+ * GET    /v1/history                the last 15 minutes of the dashboard's charts
  * GET    /v1/digests                query digests (?endpoint=, ?order=total|count|p99, ?limit=)
  * DELETE /v1/digests                forget the query digests
  * POST   /v1/switchover             planned switchover, body {"to": NODE} optional (answered when done)
@@ -61,12 +63,15 @@ final class AdminApi {
 
     private final ProxyControl control;
     private final SluiceMetrics metrics;
+    private final RecentHistory history;
     private final Dashboard dashboard;
     private final BearerToken token;
 
-    AdminApi(ProxyControl control, SluiceMetrics metrics, Dashboard dashboard, BearerToken token) {
+    AdminApi(ProxyControl control, SluiceMetrics metrics, RecentHistory history, Dashboard dashboard,
+            BearerToken token) {
         this.control = control;
         this.metrics = metrics;
+        this.history = history;
         this.dashboard = dashboard;
         this.token = token;
     }
@@ -185,6 +190,7 @@ final class AdminApi {
             case 2 -> switch (collection) {
                 case "proxy" -> on(r, Map.of("GET", () -> AdminResponse.json(AdminResponse.OK, control.describe())));
                 case "digests" -> digests(r);
+                case "history" -> on(r, Map.of("GET", () -> AdminResponse.json(AdminResponse.OK, history.report())));
                 case "endpoints" -> on(r, Map.of("POST", () -> change(r, () -> AdminResponse.json(
                         AdminResponse.CREATED, control.addEndpoint(AdminJson.object(r.body(), ENDPOINT_EXAMPLE))))));
                 case "nodes" -> on(r, Map.of("POST", () -> change(r, () -> AdminResponse.json(
@@ -336,6 +342,6 @@ final class AdminApi {
 
     private static AdminResponse notFound(AdminRequest r) {
         return AdminResponse.error(AdminException.NOT_FOUND, "no such path: /" + String.join("/", r.path())
-                + " (the API is under /v1/proxy, /v1/endpoints, /v1/nodes; metrics at /metrics)");
+                + " (the API is under /v1/proxy, /v1/endpoints, /v1/nodes, /v1/history; metrics at /metrics)");
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.server.admin;
 
 import dev.sluice.server.config.AdminConfig;
+import dev.sluice.server.history.RecentHistory;
 import dev.sluice.server.metrics.SluiceMetrics;
 import dev.sluice.server.net.Transport;
 import io.netty.bootstrap.ServerBootstrap;
@@ -39,10 +40,11 @@ public final class AdminServer implements AutoCloseable {
     private EventLoopGroup group;
     private Channel channel;
 
-    public AdminServer(AdminConfig config, ProxyControl control, SluiceMetrics metrics) {
+    /** {@code history} is what {@code GET /v1/history} and the dashboard's charts show. */
+    public AdminServer(AdminConfig config, ProxyControl control, SluiceMetrics metrics, RecentHistory history) {
         this.config = config;
         BearerToken token = new BearerToken(config.token().value());
-        this.handler = new AdminRequestHandler(new AdminApi(control, metrics, new Dashboard(), token));
+        this.handler = new AdminRequestHandler(new AdminApi(control, metrics, history, new Dashboard(), token));
         if (token.isOpen() && !isLoopback(config.listen().host())) {
             LOG.warn("the admin API listens on {} without admin.token: anyone who reaches it can change the proxy",
                     config.listen());

@@ -94,7 +94,7 @@ public final class ConsistentReads<C> {
                         if (session.closed()) {
                             session.drop(command);
                         } else if (error == null && GtidWait.reached(result)) {
-                            metrics.consistencyWait(endpoint, "ok", System.nanoTime() - started);
+                            metrics.consistencyWait(endpoint, SluiceMetrics.WAIT_OK, System.nanoTime() - started);
                             session.runOn(command, replica);
                         } else {
                             timedOut(command, wait.onTimeout(), started);
@@ -121,10 +121,10 @@ public final class ConsistentReads<C> {
     private void timedOut(C command, TimeoutAction action, long started) {
         long waited = System.nanoTime() - started;
         if (action == TimeoutAction.PRIMARY) {
-            metrics.consistencyWait(endpoint, "timeout-primary", waited);
+            metrics.consistencyWait(endpoint, SluiceMetrics.WAIT_TIMEOUT_PRIMARY, waited);
             session.readPrimary(command);
         } else {
-            metrics.consistencyWait(endpoint, "timeout-error", waited);
+            metrics.consistencyWait(endpoint, SluiceMetrics.WAIT_TIMEOUT_ERROR, waited);
             session.refuse(command);
         }
     }

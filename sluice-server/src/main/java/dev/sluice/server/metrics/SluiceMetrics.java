@@ -5,6 +5,8 @@ import dev.sluice.server.pool.NodePoolUse;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.distribution.CountAtBucket;
+import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -13,7 +15,9 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +43,12 @@ import java.util.stream.Stream;
 public final class SluiceMetrics implements AutoCloseable {
     /** The Content-Type of {@link #scrape()}: Prometheus text exposition format 0.0.4. */
     public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    /** Consistency-wait outcomes: a replica caught up in time. */
+    public static final String WAIT_OK = "ok";
+    /** Consistency-wait outcomes: the timeout sent the read to the primary. */
+    public static final String WAIT_TIMEOUT_PRIMARY = "timeout-primary";
+    /** Consistency-wait outcomes: the timeout answered the read with an error. */
+    public static final String WAIT_TIMEOUT_ERROR = "timeout-error";
     /** The label value used where an event has no node (e.g. a statement rejected before routing). */
     static final String NO_NODE = "none";
     /**
@@ -108,8 +118,8 @@ public final class SluiceMetrics implements AutoCloseable {
     }
 
     /**
-     * A read waited for a replica to catch up (BEHAVIOUR §5): {@code outcome} is {@code ok},
-     * {@code timeout-primary} (fell back to the primary) or {@code timeout-error}.
+     * A read waited for a replica to catch up (BEHAVIOUR §5): {@code outcome} is {@link #WAIT_OK},
+     * {@link #WAIT_TIMEOUT_PRIMARY} (fell back to the primary) or {@link #WAIT_TIMEOUT_ERROR}.
      */
     public void consistencyWait(String endpoint, String outcome, long nanos) {
         cached(waits, new WaitKey(endpoint, outcome), k -> Timer.builder("sluice.consistency.wait")
@@ -204,6 +214,40 @@ public final class SluiceMetrics implements AutoCloseable {
             throw new IllegalStateException("the topology gauges are registered already");
         }
         gauges = new TopologyGauges(registry, description, pools);
+    }
+
+    /**
+     * Statement latencies per endpoint since start, its nodes summed (the dashboard's history reads
+     * them once a step; the statement path is not touched).
+     */
+    public Map<String, LatencyCounts> statementLatencies() {
+        Map<String, LatencyCounts> out = new HashMap<>();
+        statementDurations.forEach((endpoint, byNode) -> {
+            LatencyCounts sum = LatencyCounts.NONE;
+            for (Timer t : byNode.values()) {
+                sum = sum.plus(counts(t));
+            }
+            out.put(endpoint, sum);
+        });
+        return out;
+    }
+
+    /** Consistency waits since start per outcome, every endpoint summed. */
+    public Map<String, Long> consistencyWaits() {
+        Map<String, Long> out = new HashMap<>();
+        waits.forEach((k, t) -> out.merge(k.outcome, t.count(), Long::sum));
+        return out;
+    }
+
+    private static LatencyCounts counts(Timer t) {
+        HistogramSnapshot s = t.takeSnapshot();
+        CountAtBucket[] buckets = s.histogramCounts();
+        long[] atOrBelow = new long[LATENCY_BUCKETS.length];
+        // The buckets are the SLOs given at registration, in order, and Micrometer counts them cumulatively.
+        for (int i = 0; i < atOrBelow.length && i < buckets.length; i++) {
+            atOrBelow[i] = (long) buckets[i].count();
+        }
+        return new LatencyCounts(atOrBelow, s.count());
     }
 
     /** The whole exposition in the Prometheus text format ({@link #CONTENT_TYPE}), gauges refreshed first. */

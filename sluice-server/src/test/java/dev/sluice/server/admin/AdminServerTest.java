@@ -8,6 +8,7 @@ import dev.sluice.routing.policy.ReadWeights;
 import dev.sluice.server.config.AdminConfig;
 import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.EndpointConfig;
+import dev.sluice.server.history.RecentHistory;
 import dev.sluice.server.net.HostPort;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.metrics.SluiceMetrics;
@@ -45,7 +46,8 @@ class AdminServerTest {
         control.load("ro1", "rw", new FakeProxyControl.Load(3, 1, 120));
         metrics = new SluiceMetrics();
         metrics.registerGauges(control::describe);
-        server = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", 0), ""), control, metrics);
+        server = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", 0), ""), control, metrics,
+                new RecentHistory());
         http = new AdminHttp(server.start());
     }
 
@@ -317,6 +319,32 @@ class AdminServerTest {
     }
 
     @Test
+    void theChartingLibraryIsServedFromItsWebjar() throws Exception {
+        HttpResponse<String> js = http.get("/uPlot.iife.min.js");
+        assertThat(js.statusCode()).isEqualTo(200);
+        assertThat(js.headers().firstValue("Content-Type")).hasValue("text/javascript; charset=utf-8");
+        assertThat(js.body()).startsWith("/*! https://github.com/leeoniya/uPlot (v1.6.30) */").contains("uPlot");
+        HttpResponse<String> css = http.get("/uPlot.min.css");
+        assertThat(css.headers().firstValue("Content-Type")).hasValue("text/css; charset=utf-8");
+        assertThat(css.body()).contains(".uplot");
+        assertThat(http.get("/").body()).contains("uPlot.iife.min.js", "uPlot.min.css");
+    }
+
+    @Test
+    void theHistoryListsEveryChartBeforeTheFirstSample() throws Exception {
+        HttpResponse<String> r = http.get("/v1/history");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Cache-Control")).hasValue("no-store");
+        JsonNode h = json(r);
+        assertThat(h.get("stepSeconds").asLong()).isEqualTo(5);
+        assertThat(h.get("spanSeconds").asLong()).isEqualTo(900);
+        assertThat(h.get("times").size()).isZero();
+        assertThat(h.get("charts").findValuesAsText("chart")).containsExactly("statements", "latency-p99",
+                "replication-lag", "sessions", "pool", "consistency-waits");
+        assertThat(http.send("POST", "/v1/history", "{}", null).statusCode()).isEqualTo(405);
+    }
+
+    @Test
     void aBodyOverTheLimitIsRefused() throws Exception {
         String huge = "{\"allow\": [\"" + "x".repeat(AdminServer.MAX_BODY_BYTES) + "\"]}";
         HttpResponse<String> r;
@@ -369,7 +397,8 @@ class AdminServerTest {
     @Test
     void withATokenEveryChangeNeedsIt() throws Exception {
         server.close();
-        server = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", 0), TOKEN), control, metrics);
+        server = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", 0), TOKEN), control, metrics,
+                new RecentHistory());
         http = new AdminHttp(server.start());
         String change = "{\"consistency\": \"session\"}";
 
@@ -417,7 +446,8 @@ class AdminServerTest {
     @Test
     void aPortInUseFailsTheStartWithTheAddress() throws Exception {
         int taken = server.address().getPort();
-        AdminServer second = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", taken), ""), control, metrics);
+        AdminServer second = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", taken), ""), control, metrics,
+                new RecentHistory());
         try {
             org.assertj.core.api.Assertions.assertThatThrownBy(second::start)
                     .isInstanceOf(IllegalStateException.class)

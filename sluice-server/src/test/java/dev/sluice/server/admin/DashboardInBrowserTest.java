@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.sluice.server.config.AdminConfig;
 import dev.sluice.server.digest.DigestEntry;
 import dev.sluice.server.digest.LoopDigests;
+import dev.sluice.server.history.RecentHistory;
+import dev.sluice.server.switchover.FailoverStatus;
+import dev.sluice.server.switchover.SwitchoverOutcome;
+import dev.sluice.server.switchover.SwitchoverStatus;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import dev.sluice.server.net.HostPort;
 import dev.sluice.server.metrics.SluiceMetrics;
@@ -57,13 +61,19 @@ class DashboardInBrowserTest {
         });
         control.down("ro2");
         control.drainNode("ro1");
+        control.roleChanges(new SwitchoverStatus("in-progress", "primary", "ro1", "fence", null, null,
+                        System.currentTimeMillis()),
+                new FailoverStatus("done", "auto", "ro2", "primary", "replication-check",
+                        List.of(new SwitchoverOutcome.Step("confirm-gone", 12), new SwitchoverOutcome.Step("promote", 40)),
+                        null, 812L, System.currentTimeMillis(), "0-1-1042", "ro2", "diverged", 3L, "holds 3 commits"));
         metrics = new SluiceMetrics();
         metrics.consistencyWait("rw", "timeout-primary", TimeUnit.MILLISECONDS.toNanos(10));
         LoopDigests digests = control.digests().forLoop(ImmediateEventExecutor.INSTANCE);
         DigestEntry update = digests.find(digests.digester().digest("/*FORCE_MASTER*/ UPDATE t SET a = 1 WHERE id < 5"),
                 "rw", "app", "test");
         digests.record(update, TimeUnit.MILLISECONDS.toNanos(3), true, 0, true, 1_000);
-        server = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", 0), ""), control, metrics);
+        server = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", 0), ""), control, metrics,
+                new RecentHistory());
         server.start();
     }
 
@@ -124,6 +134,19 @@ class DashboardInBrowserTest {
 
         String waits = between(dom, "<table id=\"waits\">", "</table>");
         assertThat(waits).contains("data-outcome=\"timeout-primary\"", "timeout → primary", "10.00 ms");
+
+        String roles = between(dom, "<div id=\"roles\"", "</div>\n");
+        String switchover = between(roles, "data-kind=\"switchover\"", "</article>");
+        assertThat(switchover).contains("in progress", "primary", " → ", "ro1",
+                "last step done", "old primary fenced");
+        String failover = between(roles, "data-kind=\"failover\"", "</article>");
+        assertThat(failover).contains("(automatic)", "done", "812 ms", "primary confirmed gone", "40 ms",
+                "Old primary ro2", "holds commits the new primary never had", "(3 commits)");
+        assertThat(roles.indexOf("data-kind=\"switchover\"")).as("the one in progress first")
+                .isLessThan(roles.indexOf("data-kind=\"failover\""));
+
+        assertThat(between(dom, "<div id=\"charts\"", "</section>")).as("every chart, empty before the first sample")
+                .contains("data-chart=\"statements\"", "data-chart=\"consistency-waits\"", "data-series=\"0\"");
 
         String digests = between(dom, "<table id=\"digests\">", "</table>");
         assertThat(digests).contains("<code>UPDATE t SET a = ? WHERE id &lt; ?</code>", "badge hint\">FORCE_MASTER<",

@@ -55,6 +55,8 @@ public final class FakeProxyControl implements ProxyControl {
     private int persists;
     private RuntimeException describeFailure;
     private Runnable onDescribe = () -> { };
+    private dev.sluice.server.switchover.SwitchoverStatus switchover = dev.sluice.server.switchover.SwitchoverStatus.NONE;
+    private dev.sluice.server.switchover.FailoverStatus failover = dev.sluice.server.switchover.FailoverStatus.NONE;
 
     public FakeProxyControl() {
         this.config = ConfigLoader.parse(CONFIG);
@@ -86,6 +88,13 @@ public final class FakeProxyControl implements ProxyControl {
         this.describeFailure = failure;
     }
 
+    /** What {@link #describe()} reports of the switchover and the failover. */
+    public synchronized void roleChanges(dev.sluice.server.switchover.SwitchoverStatus switchover,
+            dev.sluice.server.switchover.FailoverStatus failover) {
+        this.switchover = switchover;
+        this.failover = failover;
+    }
+
     /** Runs {@code hook} at every {@link #describe()}, before the description is made (e.g. to move counters). */
     public synchronized void onDescribe(Runnable hook) {
         this.onDescribe = hook;
@@ -113,7 +122,7 @@ public final class FakeProxyControl implements ProxyControl {
         for (NodeConfig n : config.nodes()) {
             nodes.add(node(n));
         }
-        return new ProxyDescription("0.1.0-test", 3725, endpoints, nodes);
+        return new ProxyDescription("0.1.0-test", 3725, endpoints, nodes, switchover, failover);
     }
 
     private Topology topology() {

@@ -10,6 +10,7 @@ import dev.sluice.server.admin.AdminServer;
 import dev.sluice.server.admin.FakeProxyControl;
 import dev.sluice.server.admin.NettyLeakRecorder;
 import dev.sluice.server.config.AdminConfig;
+import dev.sluice.server.history.RecentHistory;
 import dev.sluice.server.net.HostPort;
 import dev.sluice.server.metrics.SluiceMetrics;
 import java.io.PrintWriter;
@@ -57,7 +58,8 @@ class CliTest {
     }
 
     private void startServer(String token) throws InterruptedException {
-        server = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", 0), token), control, metrics);
+        server = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", 0), token), control, metrics,
+                new RecentHistory());
         admin = "http://127.0.0.1:" + server.start().getPort();
     }
 

@@ -7,6 +7,7 @@ import dev.sluice.server.admin.FakeProxyControl;
 import dev.sluice.server.config.AdminConfig;
 import dev.sluice.server.digest.DigestEntry;
 import dev.sluice.server.digest.LoopDigests;
+import dev.sluice.server.history.RecentHistory;
 import dev.sluice.server.metrics.SluiceMetrics;
 import dev.sluice.server.net.HostPort;
 import io.netty.util.concurrent.ImmediateEventExecutor;
@@ -41,7 +42,8 @@ class TopCommandTest {
         }
         DigestEntry update = d.find(d.digester().digest("UPDATE t SET c = 1 WHERE id IN (1, 2)"), "rw", "app", "test");
         d.record(update, 10 * MS, true, 0, true, 1_000);
-        server = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", 0), TOKEN), control, metrics);
+        server = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", 0), TOKEN), control, metrics,
+                new RecentHistory());
         admin = "http://127.0.0.1:" + server.start().getPort();
     }
 

@@ -189,4 +189,27 @@ class SluiceMetricsTest {
         assertThat(text).contains("jvm_memory_used_bytes{", "jvm_threads_live_threads ", "jvm_classes_loaded_classes ",
                 "system_cpu_count ", "process_uptime_seconds ");
     }
+
+    @Test
+    void theHistoryReadsLatenciesPerEndpointAndWaitsPerOutcome() {
+        metrics.statementAnswered("rw", "primary", TimeUnit.MICROSECONDS.toNanos(200));
+        metrics.statementAnswered("rw", "ro1", TimeUnit.MILLISECONDS.toNanos(3));
+        metrics.statementAnswered("rw", null, TimeUnit.SECONDS.toNanos(20));
+        metrics.statementAnswered("ro", "ro1", TimeUnit.MICROSECONDS.toNanos(50));
+        metrics.consistencyWait("rw", "ok", 1_000);
+        metrics.consistencyWait("ro", "ok", 1_000);
+        metrics.consistencyWait("ro", "timeout-primary", 1_000);
+
+        Map<String, LatencyCounts> latencies = metrics.statementLatencies();
+        LatencyCounts rw = latencies.get("rw");
+        assertThat(rw.count()).as("its nodes summed, the one above the last bucket too").isEqualTo(3);
+        long[] atOrBelow = rw.atOrBelow();
+        double[] bounds = LatencyCounts.boundsSeconds();
+        for (int i = 0; i < bounds.length; i++) {
+            long expected = (bounds[i] >= 0.0002 ? 1 : 0) + (bounds[i] >= 0.003 ? 1 : 0);
+            assertThat(atOrBelow[i]).as("at or below %s s", bounds[i]).isEqualTo(expected);
+        }
+        assertThat(latencies.get("ro").atOrBelow()[0]).isEqualTo(1);
+        assertThat(metrics.consistencyWaits()).containsOnly(Map.entry("ok", 2L), Map.entry("timeout-primary", 1L));
+    }
 }
