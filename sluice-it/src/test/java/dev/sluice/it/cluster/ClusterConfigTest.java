@@ -37,7 +37,12 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterConfigTest {
-    private static final int ETCD_PORT = Integer.getInteger("sluice.etcd.port", 23790);
+    /**
+     * Derived from the sandbox's port, so that test runs side by side on one machine (each with its
+     * own {@code sluice.sandbox.port}, ten apart) do not share an etcd: client port P, peer P + 10.
+     */
+    private static final int ETCD_PORT = Integer.getInteger("sluice.etcd.port",
+            20_000 + (SandboxCluster.BASE_PORT - 3_000) * 2);
     /**
      * A change made through one instance is applied by every instance, checked in-process
      * ({@link RunningInstance}), then through each admin API. It reaches every instance through etcd's watch in well under a second (360 ms seen at
