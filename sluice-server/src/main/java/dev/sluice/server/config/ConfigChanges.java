@@ -3,6 +3,7 @@ package dev.sluice.server.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -77,16 +78,13 @@ public record ConfigChanges(SluiceConfig target, ConfigDelta delta, List<String>
             }
         }
 
-        List<EndpointConfig> endpoints = new ArrayList<>();
-        for (EndpointConfig before : running.endpoints()) {
-            endpoint(file, before.name()).ifPresent(e -> endpoints.add(
-                    EndpointSettings.toJson(before).equals(EndpointSettings.toJson(e)) ? before : e));
-        }
+        List<EndpointConfig> addedEndpoints = new ArrayList<>();
+        Map<String, EndpointConfig> modified = new HashMap<>();
         List<String> settingChanges = new ArrayList<>();
         for (EndpointConfig e : file.endpoints()) {
             Optional<EndpointConfig> before = endpoint(running, e.name());
             if (before.isEmpty()) {
-                endpoints.add(e);
+                addedEndpoints.add(e);
                 continue;
             }
             List<String> differences = settingDifferences(EndpointSettings.toJson(before.get()),
@@ -98,8 +96,16 @@ public record ConfigChanges(SluiceConfig target, ConfigDelta delta, List<String>
                 refusals.add("endpoint '" + e.name() + "': listen cannot change while it runs (" + before.get().listen()
                         + " -> " + e.listen() + "); give the new address to a new endpoint and remove this one");
             }
+            modified.put(e.name(), e);
             settingChanges.add("endpoint '" + e.name() + "': " + String.join(", ", differences));
         }
+        List<EndpointConfig> endpoints = new ArrayList<>();
+        for (EndpointConfig before : running.endpoints()) {
+            if (endpoint(file, before.name()).isPresent()) {
+                endpoints.add(modified.getOrDefault(before.name(), before));
+            }
+        }
+        endpoints.addAll(addedEndpoints);
         SluiceConfig target = running.with(List.copyOf(nodes), List.copyOf(endpoints));
         return new ConfigChanges(target, ConfigDelta.between(running, target), settingChanges, restartOnly, refusals);
     }
