@@ -89,12 +89,13 @@ build_if_needed() {
 # ---------------------------------------------------------------------------------------
 # A sandbox and a Sluice of a script's own (the scripts under sluice-bench/scripts/): the benchmarks
 # jar, a work directory with its cleanup, the sandbox, Sluice's configuration and Sluice itself.
-# The caller's cleanup calls bench_sluice_stop and, when BENCH_STOP_SANDBOX is 1, bench_sandbox_stop.
+# bench_begin's cleanup stops Sluice and, when BENCH_STOP_SANDBOX is 1, the sandbox.
 
 BENCH_STOP_SANDBOX=0
 BENCH_SLUICE_PID=""
 BENCH_SANDBOX_DIR=""
 BENCH_WORK=""
+BENCH_RESULTS=""
 readonly BENCH_SLUICE_STARTUP_TIMEOUT_S=60
 BENCH_JAR="$SLUICE_ROOT/sluice-bench/target/benchmarks.jar"
 
@@ -111,11 +112,15 @@ build_bench_if_needed() {
   (cd "$SLUICE_ROOT" && mvn -B -q package -DskipTests -pl sluice-bench -am) || die "the build failed"
 }
 
-# bench_begin NAME: a work directory of the script's own (BENCH_WORK) and, at exit, the cleanup:
-# Sluice stopped, the sandbox stopped if the script started it, the work directory removed when
-# all went well (kept, and named, when not). A script may define bench_before_stop to run first.
+# bench_begin NAME [RESULTS_DIR]: a work directory of the script's own (BENCH_WORK) and, at exit,
+# the cleanup: Sluice stopped, the sandbox stopped if the script started it, the work directory
+# removed when all went well (kept, and named, when not). A script that writes its results to a
+# RESULTS_DIR of its own gets Sluice's configuration and log there too, and its work directory is
+# always removed: what is worth keeping is in RESULTS_DIR. A script may define bench_before_stop,
+# run first, and bench_after_sluice_stop, run once Sluice has stopped and before the sandbox does.
 bench_begin() {
   BENCH_WORK="$(mktemp -d -t "sluice-$1.XXXXXX")"
+  BENCH_RESULTS="${2:-}"
   trap bench_cleanup EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
@@ -128,11 +133,17 @@ bench_cleanup() {
     bench_before_stop || true
   fi
   bench_sluice_stop
+  if [[ -n "$BENCH_RESULTS" && -n "$BENCH_WORK" ]]; then
+    cp "$BENCH_WORK"/sluice.{yaml,log} "$BENCH_RESULTS/" 2>/dev/null || true
+  fi
+  if declare -F bench_after_sluice_stop >/dev/null; then
+    bench_after_sluice_stop || true
+  fi
   if ((BENCH_STOP_SANDBOX)) && [[ -n "$BENCH_SANDBOX_DIR" ]]; then
     bench_sandbox_stop "$BENCH_SANDBOX_DIR"
   fi
   if [[ -n "$BENCH_WORK" && -d "$BENCH_WORK" ]]; then
-    if ((status == 0)); then
+    if ((status == 0)) || [[ -n "$BENCH_RESULTS" ]]; then
       rm -rf "$BENCH_WORK"
     else
       note "Sluice's log, its configuration and the run's outputs kept in $BENCH_WORK"
@@ -155,6 +166,18 @@ bench_sandbox_start() {
     BENCH_STOP_SANDBOX=1
   fi
   "$SLUICE_ROOT/scripts/sandbox.sh" start --replicas "$replicas" --base-port "$base_port" --dir "$dir" >&2
+}
+
+# bench_sysbench_prepare TEST ARGS...: sysbench's tables made again from nothing by TEST's prepare
+# (ARGS: its connection and table options, for the primary), then the sandbox's replicas caught up
+# with them; sysbench's output goes to BENCH_WORK/prepare.log.
+bench_sysbench_prepare() {
+  local test="$1"
+  shift
+  sysbench "$test" "$@" cleanup >"$BENCH_WORK/prepare.log" 2>&1 || true
+  sysbench "$test" "$@" prepare >>"$BENCH_WORK/prepare.log" 2>&1 ||
+    { tail -n 20 "$BENCH_WORK/prepare.log" >&2; die "sysbench prepare failed"; }
+  "$SLUICE_ROOT/scripts/sandbox.sh" sync --dir "$BENCH_SANDBOX_DIR" >&2 || die "the replicas did not catch up"
 }
 
 bench_sandbox_stop() {

@@ -100,8 +100,8 @@ check_clients() {
 build_clients() {
   if [[ ",$LIBRARIES," == *,go-mysql,* ]]; then
     info "Building the Go client (GOPATH $GO_PATH, no module download)"
-    (cd "$CLIENTS_DIR/go" && GOPATH="$GO_PATH" GO111MODULE=off GOFLAGS= GOCACHE="$WORK/go-cache" \
-      go build -o "$WORK/ryw-go" ryw.go) || die "building the Go client failed"
+    (cd "$CLIENTS_DIR/go" && GOPATH="$GO_PATH" GO111MODULE=off GOFLAGS= GOCACHE="$BENCH_WORK/go-cache" \
+      go build -o "$BENCH_WORK/ryw-go" ryw.go) || die "building the Go client failed"
   fi
   if [[ ",$LIBRARIES," == *-connector-j,* ]]; then
     build_bench_if_needed
@@ -116,7 +116,7 @@ run_client() {
   case "$lib" in
     php-mysqli) php "$CLIENTS_DIR/php/ryw.php" "${common[@]}" ;;
     pymysql) /usr/bin/python3 "$CLIENTS_DIR/python/ryw.py" "${common[@]}" ;;
-    go-mysql) "$WORK/ryw-go" "${common[@]}" ;;
+    go-mysql) "$BENCH_WORK/ryw-go" "${common[@]}" ;;
     node-mysql2) node "$CLIENTS_DIR/node/ryw.js" "${common[@]}" ;;
     mysql-connector-j | mariadb-connector-j)
       local scheme=mysql
@@ -194,7 +194,7 @@ pairs() {
 # handoff WRITER READER: WRITER's tokens, through `session`, read by READER through `eventual`,
 # in lockstep: every read follows its write at once.
 handoff() {
-  local writer="$1" reader="$2" key result w2r="$WORK/w2r" r2w="$WORK/r2w" reader_pid status=0
+  local writer="$1" reader="$2" key result w2r="$BENCH_WORK/w2r" r2w="$BENCH_WORK/r2w" reader_pid status=0
   key="token-$writer-$reader"
   result="$RESULTS_DIR/$key.result"
   rm -f "$result" "$w2r" "$r2w"
@@ -205,14 +205,14 @@ handoff() {
   # first too, so the two opens meet; then both open w2r.
   run_client "$reader" token-read "$(endpoint_port eventual)" "$key" 0 "$result" >"$r2w" <"$w2r" &
   reader_pid=$!
-  run_client "$writer" token-write "$(endpoint_port session)" "$key" "$HANDOFFS" "$WORK/$key.writer" <"$r2w" >"$w2r" ||
+  run_client "$writer" token-write "$(endpoint_port session)" "$key" "$HANDOFFS" "$BENCH_WORK/$key.writer" <"$r2w" >"$w2r" ||
     status=$?
   wait "$reader_pid" || status=$?
   ((status == 0)) || warn "token handoff $writer -> $reader ended with an error"
   # The reader counts the reads it made without a token; the writer's errors count too.
   record "token $writer → $reader" "$result" 1 "$HANDOFFS"
-  if [[ ! -s "$WORK/$key.writer" ]] || (($(field "$WORK/$key.writer" errors) > 0)); then
-    warn "the writer $writer failed in the handoff to $reader: $(cat "$WORK/$key.writer" 2>/dev/null)"
+  if [[ ! -s "$BENCH_WORK/$key.writer" ]] || (($(field "$BENCH_WORK/$key.writer" errors) > 0)); then
+    warn "the writer $writer failed in the handoff to $reader: $(cat "$BENCH_WORK/$key.writer" 2>/dev/null)"
     BROKEN+=("token $writer → $reader (writer)")
   fi
 }
@@ -234,16 +234,6 @@ write_summary() {
 
 # ---------------------------------------------------------------------------------------
 
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM
-  bench_sluice_stop
-  if [[ -n "$WORK" ]]; then cp "$WORK"/sluice.{yaml,log} "$RESULTS_DIR/" 2>/dev/null || true; fi
-  if ((BENCH_STOP_SANDBOX)); then bench_sandbox_stop "$SANDBOX_DIR"; fi
-  if [[ -n "$WORK" && -d "$WORK" ]]; then rm -rf "$WORK"; fi
-  exit "$status"
-}
-
 main() {
   local lib k
   local -a libs
@@ -252,10 +242,7 @@ main() {
   check_clients
   mkdir -p "$RESULTS_DIR"
   : >"$RESULTS_DIR/table.md"
-  WORK="$(mktemp -d -t sluice-conformance-clients.XXXXXX)"
-  trap cleanup EXIT
-  trap 'exit 130' INT
-  trap 'exit 143' TERM
+  bench_begin conformance-clients "$RESULTS_DIR"
   build_clients
   bench_sandbox_start "$SANDBOX_DIR" "$BASE_PORT" "$REPLICAS"
   prepare_schema

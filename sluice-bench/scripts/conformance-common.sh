@@ -11,7 +11,6 @@ BASE_PORT=3361
 PROXY_BASE_PORT=6361
 REPLICAS=2
 SLUICE_JAR_OVERRIDE=""
-WORK=""
 
 conformance_common_usage() {
   cat <<EOF
@@ -83,12 +82,12 @@ write_conformance_config() {
   } >"$file"
 }
 
-# start_conformance_sluice KINDS: Sluice with an endpoint per kind, its files in WORK.
+# start_conformance_sluice KINDS: Sluice with an endpoint per kind, its files in BENCH_WORK.
 start_conformance_sluice() {
   local kinds="$1" kind
   local -a ports=()
-  write_conformance_config "$WORK/sluice.yaml" "$kinds"
+  write_conformance_config "$BENCH_WORK/sluice.yaml" "$kinds"
   for kind in ${kinds//,/ }; do ports+=("$(endpoint_port "$kind")"); done
-  info "Starting Sluice: endpoints ${kinds//,/, } on ${ports[*]} (configuration: $WORK/sluice.yaml)"
-  bench_sluice_start "$SLUICE_JAR_OVERRIDE" "$WORK/sluice.yaml" "$WORK/sluice.log" "${ports[@]}"
+  info "Starting Sluice: endpoints ${kinds//,/, } on ${ports[*]} (configuration: $BENCH_WORK/sluice.yaml)"
+  bench_sluice_start "$SLUICE_JAR_OVERRIDE" "$BENCH_WORK/sluice.yaml" "$BENCH_WORK/sluice.log" "${ports[@]}"
 }

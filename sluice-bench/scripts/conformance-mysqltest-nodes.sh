@@ -2,7 +2,7 @@
 # The sandbox's nodes made ready for MariaDB's test suite and put back afterwards, and the
 # environment of the per-case reset (sluice-bench/conformance/mysqltest-reset.sh). Sourced by
 # conformance-mysqltest.sh after lib.sh and conformance-common.sh; uses its SUITE_USER,
-# SUITE_HOST, SANDBOX_DIR, REPLICAS, WORK, RESET_WRAPPER and MYSQLTEST_BIN.
+# SUITE_HOST, SANDBOX_DIR, REPLICAS, BENCH_WORK, RESET_WRAPPER and MYSQLTEST_BIN.
 
 # mtr's own server defaults (include/default_mysqld.cnf and its bootstrap) that the sandbox does
 # not share; set as globals on every node for the run, so the recorded results apply.
@@ -75,7 +75,7 @@ restore_nodes() {
 write_baseline() {
   sandbox_root_sql "$SANDBOX_DIR" 0 "SELECT CONCAT('db ', schema_name) FROM information_schema.schemata;
     SELECT CONCAT('user ', user, '@', host) FROM mysql.user WHERE is_role = 'N';
-    SELECT CONCAT('role ', user) FROM mysql.user WHERE is_role = 'Y'" >"$WORK/baseline.txt"
+    SELECT CONCAT('role ', user) FROM mysql.user WHERE is_role = 'Y'" >"$BENCH_WORK/baseline.txt"
 }
 
 export_reset_environment() {
@@ -84,7 +84,7 @@ export_reset_environment() {
   for ((k = 0; k <= REPLICAS; k++)); do datadirs+="$SANDBOX_DIR/node$k/data "; done
   export CONFORMANCE_PRIMARY_SOCKET CONFORMANCE_REPLICA_SOCKETS="$sockets" CONFORMANCE_DATADIRS="$datadirs"
   CONFORMANCE_PRIMARY_SOCKET="$(sandbox_socket 0)"
-  export CONFORMANCE_BASELINE="$WORK/baseline.txt" CONFORMANCE_MYSQLTEST="$MYSQLTEST_BIN"
+  export CONFORMANCE_BASELINE="$BENCH_WORK/baseline.txt" CONFORMANCE_MYSQLTEST="$MYSQLTEST_BIN"
   export MYSQL_TEST="$RESET_WRAPPER"
   CONFORMANCE_GLOBALS="$(IFS=,; printf '%s' "${MTR_GLOBALS[*]}")"
   export CONFORMANCE_GLOBALS

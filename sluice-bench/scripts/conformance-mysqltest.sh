@@ -128,7 +128,7 @@ run_suite() {
   local label="$1" port="$2" repair="$3" out var c status n=0 started ms
   shift 3
   out="$RESULTS_DIR/$label"
-  var="$WORK/var-$label"
+  var="$BENCH_WORK/var-$label"
   rm -rf "$out" "$var"
   mkdir -p "$out/state" "$out/fail" "$var/tmp" "$var/log"
   info "mysql-test: $# cases through $label (127.0.0.1:$port); results in $out"
@@ -232,7 +232,7 @@ cmd_select() {
     if [[ -n "$EXCLUDE_FILE" ]]; then grep -vxF -f <(grep -v '^#' "$EXCLUDE_FILE"); else cat; fi)
   ((LIMIT == 0)) || cases=("${cases[@]:0:LIMIT}")
   run_suite direct "$BASE_PORT" 1 "${cases[@]}"
-  local breaks="$WORK/left-out" earlier=""
+  local breaks="$BENCH_WORK/left-out" earlier=""
   # Left out: cases after which a replica stopped, or lagged past the reset's wait.
   cat "$RESULTS_DIR/direct/state/replication-"{breaks,lags} 2>/dev/null >"$breaks" || true
   if ((APPEND)) && [[ -f "$CASES_FILE" ]]; then earlier="$(grep -v '^#' "$CASES_FILE" || true)"; fi
@@ -341,15 +341,9 @@ REPLICATION_BROKEN=()
 UNEXPLAINED=()
 CASES=()
 
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM
-  bench_sluice_stop
-  if [[ -n "$WORK" ]]; then cp "$WORK"/sluice.{yaml,log} "$RESULTS_DIR/" 2>/dev/null || true; fi
+# The nodes' globals the run changed go back before the sandbox stops, or is left running.
+bench_after_sluice_stop() {
   restore_nodes
-  if ((BENCH_STOP_SANDBOX)); then bench_sandbox_stop "$SANDBOX_DIR"; fi
-  if [[ -n "$WORK" && -d "$WORK" ]]; then rm -rf "$WORK"; fi
-  exit "$status"
 }
 
 main() {
@@ -357,10 +351,7 @@ main() {
   [[ -d "$MTR_DIR/$SUITE" && -x "$MYSQLTEST_BIN" ]] ||
     die "MariaDB's test suite is not installed; run: scripts/install-deps.sh mysqltest"
   mkdir -p "$RESULTS_DIR"
-  WORK="$(mktemp -d -t sluice-conformance.XXXXXX)"
-  trap cleanup EXIT
-  trap 'exit 130' INT
-  trap 'exit 143' TERM
+  bench_begin conformance "$RESULTS_DIR"
   bench_sandbox_start "$SANDBOX_DIR" "$BASE_PORT" "$REPLICAS"
   prepare_nodes
   write_baseline

@@ -96,10 +96,7 @@ prepare() {
   local -a args
   mapfile -t args < <(sysbench_args "$BASE_PORT")
   info "Preparing sysbench tables ($TABLES x $TABLE_SIZE rows) on the primary"
-  sysbench oltp_read_write "${args[@]}" cleanup >"$BENCH_WORK/prepare.log" 2>&1 || true
-  sysbench oltp_read_write "${args[@]}" prepare >>"$BENCH_WORK/prepare.log" 2>&1 ||
-    { tail -n 20 "$BENCH_WORK/prepare.log" >&2; die "sysbench prepare failed"; }
-  "$SLUICE_ROOT/scripts/sandbox.sh" sync --dir "$SANDBOX_DIR" >&2 || die "the replicas did not catch up"
+  bench_sysbench_prepare oltp_read_write "${args[@]}"
 }
 
 start_sluice() {

@@ -3,6 +3,7 @@ package dev.sluice.it.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.it.support.AdminClient;
 import dev.sluice.it.support.Bystander;
 import dev.sluice.it.support.NettyLeaks;
 import dev.sluice.it.support.SandboxCluster;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.it.support.AdminClient;
 import dev.sluice.it.support.EtcdServer;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SluiceHarness;
@@ -56,14 +57,16 @@ class ClusterConfigTest {
     /** After an outage: one read tick (1 s) plus one etcd call's bound (2 s), with margin. */
     private static final Duration CATCH_UP = Duration.ofSeconds(5);
     private static final int CONFLICT_ROUNDS = 60;
+    /** A change waits on etcd (2 s a call) and on its own instance running it (5 s at most), with margin. */
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(20);
     private static final String PREFIX = "/sluice-it/cluster-config";
 
     private static EtcdServer etcd;
     private static SandboxCluster sandbox;
     private static final List<SluiceHarness> instances = new ArrayList<>();
-    private static ClusterAdmin a;
-    private static ClusterAdmin b;
-    private static ClusterAdmin c;
+    private static AdminClient a;
+    private static AdminClient b;
+    private static AdminClient c;
 
     @BeforeAll
     static void start() throws Exception {
@@ -75,9 +78,9 @@ class ClusterConfigTest {
         instances.add(first.get(2, TimeUnit.MINUTES));
         instances.add(second.get(2, TimeUnit.MINUTES));
         instances.add(instance("c", "global"));
-        a = new ClusterAdmin(instances.get(0).adminAddress());
-        b = new ClusterAdmin(instances.get(1).adminAddress());
-        c = new ClusterAdmin(instances.get(2).adminAddress());
+        a = new AdminClient(instances.get(0).adminAddress(), "", ADMIN_TIMEOUT);
+        b = new AdminClient(instances.get(1).adminAddress(), "", ADMIN_TIMEOUT);
+        c = new AdminClient(instances.get(2).adminAddress(), "", ADMIN_TIMEOUT);
     }
 
     /** An instance whose file configures the primary and two replicas (ro3 is added at run time). */
@@ -106,7 +109,7 @@ class ClusterConfigTest {
         }
         String seeded = a.endpoint("rw").get("consistency").asText();
         assertThat(seeded).isIn("eventual", "session");
-        for (ClusterAdmin admin : List.of(a, b, c)) {
+        for (AdminClient admin : List.of(a, b, c)) {
             assertThat(admin.endpoint("rw").get("consistency").asText()).isEqualTo(seeded);
         }
     }
@@ -115,7 +118,7 @@ class ClusterConfigTest {
     @Order(2)
     void everyInstanceListsEveryInstance() {
         await().atMost(SETTLE).pollInterval(POLL).untilAsserted(() -> {
-            for (ClusterAdmin admin : List.of(a, b, c)) {
+            for (AdminClient admin : List.of(a, b, c)) {
                 JsonNode listed = admin.get("/v1/proxy").json().get("instances");
                 assertThat(listed).isNotNull();
                 List<String> names = new ArrayList<>();
@@ -131,7 +134,7 @@ class ClusterConfigTest {
     @Test
     @Order(3)
     void aModifyThroughOneInstanceIsSeenThroughTheOthersWithinOneSecond() {
-        ClusterAdmin.Reply r = a.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"77ms\"}");
+        AdminClient.Reply r = a.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"77ms\"}");
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         assertThat(r.json().get("consistency-timeout").asText()).isEqualTo("77ms");
         // The instance that made it runs it by the time it answers.
@@ -148,10 +151,10 @@ class ClusterConfigTest {
     @Order(4)
     void aNodeAndAnEndpointAddedThroughOneInstanceRunOnTheOthers() throws Exception {
         var ro3 = sandbox.nodes().get(3);
-        ClusterAdmin.Reply node = b.post("/v1/nodes", "{\"name\": \"" + ro3.name() + "\", \"address\": \""
+        AdminClient.Reply node = b.post("/v1/nodes", "{\"name\": \"" + ro3.name() + "\", \"address\": \""
                 + ro3.address() + "\", \"role\": \"replica\"}");
         assertThat(node.status()).as(node.body()).isIn(200, 201);
-        ClusterAdmin.Reply endpoint = b.post("/v1/endpoints", "{\"name\": \"reports\", \"listen\": \"127.0.0.1:0\", "
+        AdminClient.Reply endpoint = b.post("/v1/endpoints", "{\"name\": \"reports\", \"listen\": \"127.0.0.1:0\", "
                 + "\"mode\": \"read-only\", \"nodes\": [\"" + ro3.name() + "\"]}");
         assertThat(endpoint.status()).as(endpoint.body()).isIn(200, 201);
         await().atMost(PROPAGATION).pollInterval(POLL).untilAsserted(() -> {
@@ -160,7 +163,7 @@ class ClusterConfigTest {
                 assertThat(running(i).endpoint("reports").isMissingNode()).isFalse();
             }
         });
-        for (ClusterAdmin admin : List.of(a, c)) {
+        for (AdminClient admin : List.of(a, c)) {
             assertThat(admin.get("/v1/nodes/" + ro3.name()).status()).isEqualTo(200);
             assertThat(admin.get("/v1/endpoints/reports").status()).isEqualTo(200);
         }
@@ -175,7 +178,7 @@ class ClusterConfigTest {
             }
         });
         // A drain through C reaches A and B too.
-        ClusterAdmin.Reply drain = c.post("/v1/nodes/" + ro3.name() + "/drain", "");
+        AdminClient.Reply drain = c.post("/v1/nodes/" + ro3.name() + "/drain", "");
         assertThat(drain.status()).as(drain.body()).isEqualTo(200);
         assertThat(drain.json().get("draining").asBoolean()).isTrue();
         await().atMost(PROPAGATION).pollInterval(POLL).untilAsserted(() -> {
@@ -183,7 +186,7 @@ class ClusterConfigTest {
                 assertThat(running(i).node(ro3.name()).orElseThrow().draining()).isTrue();
             }
         });
-        for (ClusterAdmin admin : List.of(a, b)) {
+        for (AdminClient admin : List.of(a, b)) {
             assertThat(admin.get("/v1/nodes/" + ro3.name()).json().get("draining").asBoolean()).isTrue();
         }
         // And removed through C, they leave A and B.
@@ -195,7 +198,7 @@ class ClusterConfigTest {
                 assertThat(running(i).endpoint("reports").isMissingNode()).isTrue();
             }
         });
-        for (ClusterAdmin admin : List.of(a, b)) {
+        for (AdminClient admin : List.of(a, b)) {
             assertThat(admin.get("/v1/nodes/" + ro3.name()).status()).isEqualTo(404);
             assertThat(admin.get("/v1/endpoints/reports").status()).isEqualTo(404);
         }
@@ -215,20 +218,20 @@ class ClusterConfigTest {
             String timeout = (100 + round) + "ms";
             String lag = (100 + round) + "s";
             CyclicBarrier together = new CyclicBarrier(2);
-            CompletableFuture<ClusterAdmin.Reply> viaA = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<AdminClient.Reply> viaA = CompletableFuture.supplyAsync(() -> {
                 awaitBarrier(together);
                 return a.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"" + timeout + "\"}");
             });
-            CompletableFuture<ClusterAdmin.Reply> viaB = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<AdminClient.Reply> viaB = CompletableFuture.supplyAsync(() -> {
                 awaitBarrier(together);
                 return b.patch("/v1/endpoints/rw", "{\"max-replication-lag\": \"" + lag + "\"}");
             });
-            ClusterAdmin.Reply ra = viaA.get(1, TimeUnit.MINUTES);
-            ClusterAdmin.Reply rb = viaB.get(1, TimeUnit.MINUTES);
+            AdminClient.Reply ra = viaA.get(1, TimeUnit.MINUTES);
+            AdminClient.Reply rb = viaB.get(1, TimeUnit.MINUTES);
             assertThat(ra.status()).as(ra.body()).isIn(200, 409);
             assertThat(rb.status()).as(rb.body()).isIn(200, 409);
             assertThat(ra.status() == 200 || rb.status() == 200).as("one of two changes is always applied").isTrue();
-            for (ClusterAdmin.Reply refused : List.of(ra, rb)) {
+            for (AdminClient.Reply refused : List.of(ra, rb)) {
                 if (refused.status() == 409) {
                     conflicts++;
                     assertThat(refused.json().get("error").asText()).contains("changed meanwhile").contains("retry");
@@ -274,12 +277,12 @@ class ClusterConfigTest {
         try {
             etcd.stop();
             await().atMost(SETTLE).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                ClusterAdmin.Reply refused = a.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"55ms\"}");
+                AdminClient.Reply refused = a.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"55ms\"}");
                 assertThat(refused.status()).as(refused.body()).isEqualTo(503);
                 assertThat(refused.json().get("error").asText()).contains("etcd is unreachable")
                         .contains("not made");
             });
-            for (ClusterAdmin admin : List.of(a, b, c)) {
+            for (AdminClient admin : List.of(a, b, c)) {
                 assertThat(admin.endpoint("rw").get("consistency-timeout").asText()).isNotEqualTo("55ms");
                 assertThat(admin.get("/v1/proxy").status()).isEqualTo(200);
             }
@@ -287,7 +290,7 @@ class ClusterConfigTest {
             await().atMost(SETTLE).pollInterval(POLL).until(() -> queries.get() > before + 30);
             etcd.start();
             await().atMost(SETTLE).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                ClusterAdmin.Reply done = b.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"66ms\"}");
+                AdminClient.Reply done = b.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"66ms\"}");
                 assertThat(done.status()).as(done.body()).isEqualTo(200);
             });
             // The first change after the outage may meet an instance whose read of etcd was still
@@ -298,14 +301,14 @@ class ClusterConfigTest {
                 }
             });
             // Then the watches run again: the next change reaches all within the usual second.
-            ClusterAdmin.Reply next = c.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"67ms\"}");
+            AdminClient.Reply next = c.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"67ms\"}");
             assertThat(next.status()).as(next.body()).isEqualTo(200);
             await().atMost(PROPAGATION).pollInterval(POLL).untilAsserted(() -> {
                 for (int i : List.of(0, 1, 2)) {
                     assertThat(running(i).endpoint("rw").get("consistency-timeout").asText()).isEqualTo("67ms");
                 }
             });
-            for (ClusterAdmin admin : List.of(a, b, c)) {
+            for (AdminClient admin : List.of(a, b, c)) {
                 assertThat(admin.endpoint("rw").get("consistency-timeout").asText()).isEqualTo("67ms");
             }
         } finally {
@@ -331,11 +334,11 @@ class ClusterConfigTest {
             assertThat(bad).isNotEqualTo(good);
             client.getKVClient().put(key, ByteSequence.from(bad, StandardCharsets.UTF_8)).get(10, TimeUnit.SECONDS);
             await().atMost(SETTLE).pollInterval(POLL).untilAsserted(() -> {
-                ClusterAdmin.Reply refused = b.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"33ms\"}");
+                AdminClient.Reply refused = b.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"33ms\"}");
                 assertThat(refused.status()).as(refused.body()).isEqualTo(409);
                 assertThat(refused.json().get("error").asText()).contains("is invalid").contains("soon");
             });
-            for (ClusterAdmin admin : List.of(a, b, c)) {
+            for (AdminClient admin : List.of(a, b, c)) {
                 assertThat(admin.endpoint("rw").get("consistency-timeout").asText()).isEqualTo(before);
             }
             try (Connection conn = instances.get(1).connect("rw"); Statement st = conn.createStatement();
@@ -345,7 +348,7 @@ class ClusterConfigTest {
             client.getKVClient().put(key, ByteSequence.from(good, StandardCharsets.UTF_8)).get(10, TimeUnit.SECONDS);
         }
         await().atMost(SETTLE).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            ClusterAdmin.Reply done = b.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"33ms\"}");
+            AdminClient.Reply done = b.patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"33ms\"}");
             assertThat(done.status()).as(done.body()).isEqualTo(200);
         });
         await().atMost(PROPAGATION).pollInterval(POLL).untilAsserted(() -> {
@@ -353,7 +356,7 @@ class ClusterConfigTest {
                 assertThat(running(i).endpoint("rw").get("consistency-timeout").asText()).isEqualTo("33ms");
             }
         });
-        for (ClusterAdmin admin : List.of(a, b, c)) {
+        for (AdminClient admin : List.of(a, b, c)) {
             assertThat(admin.endpoint("rw").get("consistency-timeout").asText()).isEqualTo("33ms");
         }
     }

@@ -2,10 +2,8 @@ package dev.sluice.it.forwarding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.it.support.Bystander;
-import dev.sluice.it.support.NettyLeaks;
+import dev.sluice.it.support.GuardedSluice;
 import dev.sluice.it.support.SandboxCluster;
-import dev.sluice.it.support.SluiceHarness;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -15,9 +13,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The session's backend connection dies while the client is between two commands (KILL on the
@@ -28,33 +25,18 @@ import org.junit.jupiter.api.Test;
  */
 class BackendDiesBetweenCommandsTest {
     private static final String TABLE = "it_idle_death";
-    private static SluiceHarness sluice;
-    private static SandboxCluster cluster;
-    private static Bystander bystander;
 
-    @BeforeAll
-    static void start() {
-        cluster = SandboxCluster.get();
-        sluice = SluiceHarness.readWrite(cluster, ForwardingEndpoint.PRIMARY_ONLY);
-        bystander = Bystander.start(sluice.mariadbUrl("rw", "socketTimeout=20000"));
-    }
-
-    @AfterEach
-    void bystanderUnaffected() {
-        bystander.assertProgressing();
-    }
+    @RegisterExtension
+    static final GuardedSluice sluice = GuardedSluice.with(ForwardingEndpoint.SECTION);
 
     @AfterAll
-    static void stop() throws InterruptedException {
+    static void dropTable() {
+        SandboxCluster cluster = sluice.cluster();
         cluster.exec(cluster.primary(), "DROP TABLE IF EXISTS test." + TABLE);
-        if (bystander != null) {
-            bystander.close();
-        }
-        sluice.close();
-        assertThat(NettyLeaks.collect()).isEmpty();
     }
 
     private static String directUrl(String options) {
+        SandboxCluster cluster = sluice.cluster();
         return cluster.jdbcUrl(cluster.primary()) + "?user=" + SandboxCluster.APP_USER + "&password="
                 + SandboxCluster.APP_PASSWORD + "&" + options;
     }
@@ -68,6 +50,7 @@ class BackendDiesBetweenCommandsTest {
 
     /** BEGIN; INSERT 1; (backend dies); INSERT 2; COMMIT — what the client is told, and what is stored. */
     private static List<String> transactionScenario(String url) throws Exception {
+        SandboxCluster cluster = sluice.cluster();
         cluster.exec(cluster.primary(), "DROP TABLE IF EXISTS test." + TABLE, "CREATE TABLE test." + TABLE
                 + " (id INT PRIMARY KEY)");
         List<String> seen = new ArrayList<>();
@@ -93,7 +76,7 @@ class BackendDiesBetweenCommandsTest {
     @Test
     void aTransactionIsNotSplitWhenItsBackendDiesBetweenStatements() throws Exception {
         List<String> direct = transactionScenario(directUrl(""));
-        List<String> through = transactionScenario(sluice.mariadbUrl("rw", ""));
+        List<String> through = transactionScenario(sluice.sluice().mariadbUrl("rw", ""));
         assertThat(direct).containsExactly("error, SQLState class 08", "stored: nothing");
         assertThat(through).as("through Sluice vs direct " + direct).isEqualTo(direct);
     }
@@ -105,7 +88,7 @@ class BackendDiesBetweenCommandsTest {
      */
     @Test
     void aPreparedStatementIsNotExecutedUnderAStaleBackendIdAfterItsBackendDies() throws Exception {
-        try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("rw", "useServerPrepStmts=true"));
+        try (Connection c = DriverManager.getConnection(sluice.sluice().mariadbUrl("rw", "useServerPrepStmts=true"));
                 PreparedStatement a = c.prepareStatement("SELECT CONCAT('statement A: ', ?)")) {
             a.setString(1, "before");
             try (ResultSet rs = a.executeQuery()) {

@@ -2,21 +2,17 @@ package dev.sluice.it.forwarding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.it.support.Bystander;
-import dev.sluice.it.support.NettyLeaks;
+import dev.sluice.it.support.GuardedSluice;
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.RawMysqlClient.RawPacket;
 import dev.sluice.it.support.SandboxCluster;
-import dev.sluice.it.support.SluiceHarness;
 import dev.sluice.protocol.Command;
 import dev.sluice.protocol.response.ErrorCodes;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bad input after the login: an unknown command byte, a packet over {@code limits.max-packet-size},
@@ -27,37 +23,10 @@ import org.junit.jupiter.api.Test;
 class CommandBadInputTest {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
     private static final int TWO_MB = 2 * 1024 * 1024;
-    private static SluiceHarness sluice;
-    private static SandboxCluster cluster;
-    private static Bystander bystander;
 
-    @BeforeAll
-    static void start() {
-        cluster = SandboxCluster.get();
-        sluice = SluiceHarness.start(cluster, """
-                limits: {handshake-timeout: 1s, max-packet-size: 1m}
-                endpoints:
-                  - name: rw
-                    listen: 127.0.0.1:0
-                    mode: read-write
-                    weights: {primary: 100}
-                """);
-        bystander = Bystander.start(sluice.mariadbUrl("rw", "socketTimeout=20000"));
-    }
-
-    @AfterEach
-    void bystanderUnaffected() {
-        bystander.assertProgressing();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        if (bystander != null) {
-            bystander.close();
-        }
-        sluice.close();
-        assertThat(NettyLeaks.collect()).isEmpty();
-    }
+    @RegisterExtension
+    static final GuardedSluice sluice = GuardedSluice.with("limits: {handshake-timeout: 1s, max-packet-size: 1m}\n"
+            + ForwardingEndpoint.SECTION);
 
     private static RawMysqlClient login() throws Exception {
         return RawMysqlClient.login(sluice.port("rw"), SandboxCluster.APP_USER, SandboxCluster.APP_PASSWORD, "test",
@@ -175,7 +144,7 @@ class CommandBadInputTest {
         try (RawMysqlClient c = login()) {
             long backend = backendId(c);
             c.writeRaw(new byte[] {100, 0, 0, 0, 3, 'S', 'E', 'L'});
-            bystander.assertProgressing();
+            sluice.assertBystanderUnaffected();
             // The rest arrives late: the command runs as sent.
             byte[] rest = new byte[96];
             Arrays.fill(rest, (byte) ' ');

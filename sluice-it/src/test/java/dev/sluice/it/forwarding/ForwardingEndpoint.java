@@ -10,6 +10,15 @@ package dev.sluice.it.forwarding;
 final class ForwardingEndpoint {
     static final String PRIMARY_ONLY = "weights: {primary: 100}";
 
+    /** The whole endpoints section: that endpoint, {@code rw}. */
+    static final String SECTION = """
+            endpoints:
+              - name: rw
+                listen: 127.0.0.1:0
+                mode: read-write
+                %s
+            """.formatted(PRIMARY_ONLY);
+
     private ForwardingEndpoint() {
     }
 }

@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
-import dev.sluice.it.support.Bystander;
-import dev.sluice.it.support.NettyLeaks;
+import dev.sluice.it.support.GuardedSluice;
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.RawMysqlClient.RawPacket;
 import dev.sluice.it.support.SandboxCluster;
-import dev.sluice.it.support.SluiceHarness;
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.response.ErrorCodes;
 import java.io.ByteArrayOutputStream;
@@ -22,10 +20,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -36,37 +32,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class LoginBadInputTest {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
-    private static SluiceHarness sluice;
-    private static SandboxCluster cluster;
-    private static Bystander bystander;
 
-    @BeforeAll
-    static void start() {
-        cluster = SandboxCluster.get();
-        sluice = SluiceHarness.start(cluster, """
-                limits: {handshake-timeout: 1s, max-packet-size: 1m}
-                endpoints:
-                  - name: rw
-                    listen: 127.0.0.1:0
-                    mode: read-write
-                    weights: {primary: 100}
-                """);
-        bystander = Bystander.start(sluice.mariadbUrl("rw", "socketTimeout=20000"));
-    }
-
-    @AfterEach
-    void bystanderUnaffected() {
-        bystander.assertProgressing();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        if (bystander != null) {
-            bystander.close();
-        }
-        sluice.close();
-        assertThat(NettyLeaks.collect()).isEmpty();
-    }
+    @RegisterExtension
+    static final GuardedSluice sluice = GuardedSluice.with("limits: {handshake-timeout: 1s, max-packet-size: 1m}\n"
+            + ForwardingEndpoint.SECTION);
 
     private static int port() {
         return sluice.port("rw");
@@ -77,7 +46,8 @@ class LoginBadInputTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"mariadb", "mysql"})
     void aWrongPasswordGetsTheServersAccessDeniedError(String driver) {
-        SQLException direct = loginError(driver, cluster.primary().port(), SandboxCluster.APP_USER, "wrong-password");
+        int primary = sluice.cluster().primary().port();
+        SQLException direct = loginError(driver, primary, SandboxCluster.APP_USER, "wrong-password");
         SQLException through = loginError(driver, port(), SandboxCluster.APP_USER, "wrong-password");
         assertThat(direct.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
         assertThat(through.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
@@ -88,7 +58,7 @@ class LoginBadInputTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"mariadb", "mysql"})
     void anUnknownUserGetsTheServersAccessDeniedError(String driver) {
-        SQLException direct = loginError(driver, cluster.primary().port(), "it_nobody", "whatever");
+        SQLException direct = loginError(driver, sluice.cluster().primary().port(), "it_nobody", "whatever");
         SQLException through = loginError(driver, port(), "it_nobody", "whatever");
         assertThat(direct.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);
         assertThat(through.getErrorCode()).isEqualTo(ErrorCodes.ER_ACCESS_DENIED_ERROR);

@@ -3,19 +3,15 @@ package dev.sluice.it.forwarding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.sluice.it.support.Bystander;
-import dev.sluice.it.support.NettyLeaks;
+import dev.sluice.it.support.GuardedSluice;
 import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.RawMysqlClient.RawPacket;
 import dev.sluice.it.support.SandboxCluster;
-import dev.sluice.it.support.SluiceHarness;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Either end goes away in the middle of a big result. A client that disconnects must take its
@@ -26,30 +22,9 @@ class MidResultFailureTest {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(20);
     /** 3 GB if read to the end: the server is still producing it when the test acts. */
     private static final String HUGE_QUERY = "SELECT seq, REPEAT('x', 1048576) FROM seq_1_to_3000";
-    private static SluiceHarness sluice;
-    private static SandboxCluster cluster;
-    private static Bystander bystander;
 
-    @BeforeAll
-    static void start() {
-        cluster = SandboxCluster.get();
-        sluice = SluiceHarness.readWrite(cluster, ForwardingEndpoint.PRIMARY_ONLY);
-        bystander = Bystander.start(sluice.mariadbUrl("rw", "socketTimeout=20000"));
-    }
-
-    @AfterEach
-    void bystanderUnaffected() {
-        bystander.assertProgressing();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        if (bystander != null) {
-            bystander.close();
-        }
-        sluice.close();
-        assertThat(NettyLeaks.collect()).isEmpty();
-    }
+    @RegisterExtension
+    static final GuardedSluice sluice = GuardedSluice.with(ForwardingEndpoint.SECTION);
 
     private static RawMysqlClient login() throws Exception {
         return RawMysqlClient.login(sluice.port("rw"), SandboxCluster.APP_USER, SandboxCluster.APP_PASSWORD, "test",
@@ -96,6 +71,7 @@ class MidResultFailureTest {
                 RawPacket row = c.readPacket();
                 assertThat(row.payload().length).isGreaterThan(1_048_576);
             }
+            SandboxCluster cluster = sluice.cluster();
             cluster.exec(cluster.primary(), "KILL " + backend);
             // Read on (slowly) until an ERR or the end of the connection; a hang fails on the read timeout.
             Optional<RawPacket> p;
@@ -120,6 +96,7 @@ class MidResultFailureTest {
             c.sendQuery(HUGE_QUERY);
             await("the query runs on the primary").atMost(Duration.ofSeconds(10))
                     .until(() -> PrimaryProcesslist.runningQuery(backend).contains("seq_1_to_3000"));
+            SandboxCluster cluster = sluice.cluster();
             cluster.exec(cluster.primary(), "KILL " + backend);
             PrimaryProcesslist.awaitGone(backend);
             // Whatever was forwarded before the kill, then an ERR or the end of the connection.

@@ -3,12 +3,9 @@ package dev.sluice.server.admin;
 import dev.sluice.server.config.ConfigChanges;
 import dev.sluice.server.config.ConfigException;
 import dev.sluice.server.config.ConfigLoader;
-import dev.sluice.server.config.EndpointConfig;
-import dev.sluice.server.config.NodeConfig;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.runtime.ProxyRuntime;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -16,15 +13,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The configuration file read again and applied to the running proxy (BEHAVIOUR §13: SIGHUP).
- * Nothing of it is new machinery: the file is loaded and validated as at start, its differences
- * from the running configuration are worked out ({@link ConfigChanges}), and each is made through
- * the admin API's own operations, so a weight changed in the file behaves exactly as one changed by
- * ModifyDBProxyEndpoint. A file that does not load, or that asks for what the API would refuse,
- * changes nothing.
- *
- * <p>The operations go nodes added, endpoints added, endpoints modified, endpoints removed, nodes
- * removed: each one then finds what it needs in place (an endpoint's new node exists; a node leaves
- * no endpoint that still lists it). They run under the control's lock, so no admin call interleaves.
+ * Nothing of it is new machinery: the file is loaded and validated as at start, what of it can
+ * change while running is worked out as a target configuration ({@link ConfigChanges}), and that
+ * target is run the way the admin API runs its changes ({@link LiveProxyControl#apply}), so a weight
+ * changed in the file behaves exactly as one changed by ModifyDBProxyEndpoint. A file that does not
+ * load, that asks for what the API would refuse, or whose target cannot run (a port already taken)
+ * changes nothing. It runs under the control's lock, so no admin call interleaves.
  */
 public final class ConfigReload {
     private static final Logger LOG = LoggerFactory.getLogger(ConfigReload.class);
@@ -46,9 +40,6 @@ public final class ConfigReload {
 
         /** The file was not applied at all, and why. */
         record Refused(String reason) implements Outcome { }
-
-        /** Some operations were made before one failed (a port already taken, typically). */
-        record Partial(List<String> made, String failure) implements Outcome { }
     }
 
     public Outcome run() {
@@ -73,14 +64,19 @@ public final class ConfigReload {
                 return refused(path + ": in cluster mode nodes and endpoints are shared through etcd; change "
                         + "them through the admin API of any instance");
             }
-            List<String> made = new ArrayList<>();
-            try {
-                apply(changes, made);
-            } catch (AdminException | IllegalStateException e) {
-                LOG.warn("configuration reload from {} stopped: {}; made before that: {}", path, e.getMessage(),
-                        made.isEmpty() ? "nothing" : String.join("; ", made));
-                return new Outcome.Partial(made, e.getMessage());
+            Optional<String> primary = primaryRemoved(changes);
+            if (primary.isPresent()) {
+                return refused(path + ": '" + primary.get() + "' is the primary; it cannot be removed");
             }
+            if (!changes.nothingToApply()) {
+                try {
+                    control.apply(changes.target());
+                } catch (AdminException e) {
+                    // LiveProxyControl.apply undoes what it began before it throws.
+                    return refused(path + ": " + e.getMessage());
+                }
+            }
+            List<String> made = changes.describe();
             if (!changes.restartOnly().isEmpty()) {
                 LOG.warn("configuration reload from {}: {} changed in the file but apply only at a restart; "
                         + "still running with the old values", path, String.join(", ", changes.restartOnly()));
@@ -91,29 +87,14 @@ public final class ConfigReload {
         }
     }
 
-    private void apply(ConfigChanges changes, List<String> made) {
-        List<String> described = changes.describe();
-        int next = 0;
-        for (NodeConfig n : changes.addedNodes()) {
-            control.addNode(n);
-            made.add(described.get(next++));
-        }
-        for (EndpointConfig e : changes.addedEndpoints()) {
-            control.addEndpoint(e);
-            made.add(described.get(next++));
-        }
-        for (EndpointConfig e : changes.modifiedEndpoints()) {
-            control.modifyEndpoint(e);
-            made.add(described.get(next++));
-        }
-        for (String e : changes.removedEndpoints()) {
-            control.removeEndpoint(e);
-            made.add(described.get(next++));
-        }
-        for (String n : changes.removedNodes()) {
-            control.removeNode(n);
-            made.add(described.get(next++));
-        }
+    /**
+     * A node the file removes that is the primary now. ConfigChanges refuses removing the node the
+     * configuration names primary; a switchover or failover since the start may have moved the role
+     * to another node, which only the topology shows.
+     */
+    private Optional<String> primaryRemoved(ConfigChanges changes) {
+        return changes.delta().nodesRemoved().stream()
+                .filter(name -> runtime.topology().node(name).map(n -> n.isPrimary()).orElse(false)).findFirst();
     }
 
     private static Outcome refused(String reason) {

@@ -3,17 +3,13 @@ package dev.sluice.server.admin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.server.config.ConfigWriter;
-import dev.sluice.server.config.EndpointConfig;
-import dev.sluice.server.config.NodeConfig;
 import dev.sluice.server.config.EndpointSettings;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.digest.DigestStore;
 import dev.sluice.server.runtime.EndpointLifecycle;
-import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.ProxyRuntime;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -96,55 +92,15 @@ public final class LiveProxyControl implements ProxyControl {
         return describeNode(target.nodes().get(target.nodes().size() - 1).name());
     }
 
-    /**
-     * ModifyDBProxyEndpoint given the endpoint's whole new settings (a reloaded configuration file),
-     * run as the admin changes are.
-     */
-    synchronized void modifyEndpoint(EndpointConfig changed) {
-        EndpointRuntime endpoint = runtime.endpoint(changed.name()).orElseThrow(() -> new AdminException(
-                AdminException.NOT_FOUND, "no endpoint '" + changed.name() + "'"));
-        if (!changed.listen().equals(endpoint.config().listen())) {
-            throw new AdminException(AdminException.BAD_REQUEST, "listen: an endpoint's address cannot change while "
-                    + "it runs; add a new endpoint and remove this one");
-        }
-        List<EndpointConfig> endpoints = new ArrayList<>(runtime.config().endpoints());
-        endpoints.replaceAll(e -> e.name().equals(changed.name()) ? changed : e);
-        running.apply(runtime.config().with(runtime.config().nodes(), endpoints));
-    }
-
-    /** Adds an endpoint given as its configuration (a reloaded file), run as the admin changes are. */
-    synchronized EndpointConfig addEndpoint(EndpointConfig config) {
-        if (runtime.endpoint(config.name()).isPresent()) {
-            throw new AdminException(AdminException.CONFLICT, "endpoint '" + config.name() + "' already exists");
-        }
-        List<EndpointConfig> endpoints = new ArrayList<>(runtime.config().endpoints());
-        endpoints.add(config);
-        running.apply(runtime.config().with(runtime.config().nodes(), endpoints));
-        return config;
-    }
-
-    /** Adds a node given as its configuration (a reloaded file), run as the admin changes are. */
-    synchronized void addNode(NodeConfig node) {
-        if (runtime.config().node(node.name()).isPresent()) {
-            throw new AdminException(AdminException.CONFLICT, "node '" + node.name() + "' already exists");
-        }
-        if (node.role() == NodeConfig.Role.PRIMARY && runtime.topology().primary().isPresent()) {
-            throw new AdminException(AdminException.CONFLICT, "the cluster already has a primary ('"
-                    + runtime.topology().primary().get().name() + "'); add the node as a replica");
-        }
-        List<NodeConfig> nodes = new ArrayList<>(runtime.config().nodes());
-        nodes.add(node);
-        running.apply(runtime.config().with(nodes, runtime.config().endpoints()));
-    }
-
     @Override
     public synchronized void removeNode(String name) {
         running.apply(ConfigEdits.removeNode(runtime.config(), runtime.topology(), name));
     }
 
     /**
-     * Runs {@code target} (nodes and endpoints; cluster mode's shared configuration), as the admin
-     * changes above are run; a refused one throws {@link AdminException} and leaves things as they were.
+     * Runs {@code target} (nodes and endpoints: cluster mode's shared configuration, a configuration
+     * file read again), as the admin changes above are run; a refused one throws
+     * {@link AdminException} and leaves things as they were.
      */
     public synchronized void apply(SluiceConfig target) {
         running.apply(target);

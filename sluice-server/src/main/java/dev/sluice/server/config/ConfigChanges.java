@@ -3,6 +3,7 @@ package dev.sluice.server.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,26 +16,25 @@ import java.util.function.Function;
 /**
  * What a configuration file read again asks of the running proxy (BEHAVIOUR §13, SIGHUP), worked
  * out before anything is touched. The parts the admin API can change while running — nodes added
- * and removed, endpoints added, removed and modified — become the admin operations to make, in
- * that API's terms; a difference the API would refuse ({@code listen} of a running endpoint, a new
- * primary, removing the primary, Sluice's own {@code zone}) refuses the whole file; sections read
- * only at start ({@code monitor}, {@code admin}, {@code users}, {@code limits}, {@code tls},
- * {@code replication}, {@code shutdown-timeout}, {@code log-format}) and a changed node are named as
- * waiting for a restart, and left as they run.
+ * and removed, endpoints added, removed and modified — make the {@code target} configuration, which
+ * is run as an admin change is run (its {@link ConfigDelta} from the running one); a difference the
+ * API would refuse ({@code listen} of a running endpoint, a new primary, removing the primary,
+ * Sluice's own {@code zone}) refuses the whole file; sections read only at start ({@code monitor},
+ * {@code admin}, {@code users}, {@code limits}, {@code tls}, {@code replication},
+ * {@code shutdown-timeout}, {@code log-format}) and a changed node are named as waiting for a
+ * restart, and left as they run: the target keeps their running values.
  *
- * @param modifiedEndpoints endpoints whose settings differ, as the file gives them whole
+ * <p>The target keeps the running order of nodes and endpoints and adds the new ones after them in
+ * the file's order, as adding them one by one through the admin API would.
+ *
+ * @param target the running configuration with every change the file may make live
+ * @param delta what running the target adds, removes and reconfigures
  * @param settingChanges for each modified endpoint, {@code key: old -> new} per setting that differs
  */
-public record ConfigChanges(List<NodeConfig> addedNodes, List<String> removedNodes,
-        List<EndpointConfig> addedEndpoints, List<String> removedEndpoints, List<EndpointConfig> modifiedEndpoints,
-        List<String> settingChanges, List<String> restartOnly, List<String> refusals) {
+public record ConfigChanges(SluiceConfig target, ConfigDelta delta, List<String> settingChanges,
+        List<String> restartOnly, List<String> refusals) {
 
     public ConfigChanges {
-        addedNodes = List.copyOf(addedNodes);
-        removedNodes = List.copyOf(removedNodes);
-        addedEndpoints = List.copyOf(addedEndpoints);
-        removedEndpoints = List.copyOf(removedEndpoints);
-        modifiedEndpoints = List.copyOf(modifiedEndpoints);
         settingChanges = List.copyOf(settingChanges);
         restartOnly = List.copyOf(restartOnly);
         refusals = List.copyOf(refusals);
@@ -51,7 +51,9 @@ public record ConfigChanges(List<NodeConfig> addedNodes, List<String> removedNod
                     + "would disagree with it until then");
         }
 
-        List<NodeConfig> addedNodes = new ArrayList<>();
+        // A node the file changes keeps its running definition: ConfigDelta refuses a node changed in place.
+        List<NodeConfig> nodes = new ArrayList<>();
+        running.nodes().stream().filter(n -> file.node(n.name()).isPresent()).forEach(nodes::add);
         for (NodeConfig n : file.nodes()) {
             Optional<NodeConfig> before = running.node(n.name());
             if (before.isEmpty()) {
@@ -59,7 +61,7 @@ public record ConfigChanges(List<NodeConfig> addedNodes, List<String> removedNod
                     refusals.add("node '" + n.name() + "': a new node cannot be the primary; a switchover moves "
                             + "the primary");
                 }
-                addedNodes.add(n);
+                nodes.add(n);
             } else if (!before.get().equals(n)) {
                 if (before.get().role() != n.role()) {
                     refusals.add("node '" + n.name() + "': its role cannot change in the file while Sluice runs; "
@@ -70,22 +72,17 @@ public record ConfigChanges(List<NodeConfig> addedNodes, List<String> removedNod
                 }
             }
         }
-        List<String> removedNodes = new ArrayList<>();
         for (NodeConfig n : running.nodes()) {
-            if (file.node(n.name()).isEmpty()) {
-                if (n.role() == NodeConfig.Role.PRIMARY) {
-                    refusals.add("node '" + n.name() + "' is the primary; it cannot be removed");
-                }
-                removedNodes.add(n.name());
+            if (file.node(n.name()).isEmpty() && n.role() == NodeConfig.Role.PRIMARY) {
+                refusals.add("node '" + n.name() + "' is the primary; it cannot be removed");
             }
         }
 
         List<EndpointConfig> addedEndpoints = new ArrayList<>();
-        List<EndpointConfig> modified = new ArrayList<>();
+        Map<String, EndpointConfig> modified = new HashMap<>();
         List<String> settingChanges = new ArrayList<>();
         for (EndpointConfig e : file.endpoints()) {
-            Optional<EndpointConfig> before = running.endpoints().stream().filter(r -> r.name().equals(e.name()))
-                    .findFirst();
+            Optional<EndpointConfig> before = endpoint(running, e.name());
             if (before.isEmpty()) {
                 addedEndpoints.add(e);
                 continue;
@@ -99,30 +96,38 @@ public record ConfigChanges(List<NodeConfig> addedNodes, List<String> removedNod
                 refusals.add("endpoint '" + e.name() + "': listen cannot change while it runs (" + before.get().listen()
                         + " -> " + e.listen() + "); give the new address to a new endpoint and remove this one");
             }
-            modified.add(e);
+            modified.put(e.name(), e);
             settingChanges.add("endpoint '" + e.name() + "': " + String.join(", ", differences));
         }
-        List<String> removedEndpoints = running.endpoints().stream().map(EndpointConfig::name)
-                .filter(name -> file.endpoints().stream().noneMatch(e -> e.name().equals(name))).toList();
-        return new ConfigChanges(addedNodes, removedNodes, addedEndpoints, removedEndpoints, modified, settingChanges,
-                restartOnly, refusals);
+        List<EndpointConfig> endpoints = new ArrayList<>();
+        for (EndpointConfig before : running.endpoints()) {
+            if (endpoint(file, before.name()).isPresent()) {
+                endpoints.add(modified.getOrDefault(before.name(), before));
+            }
+        }
+        endpoints.addAll(addedEndpoints);
+        SluiceConfig target = running.with(List.copyOf(nodes), List.copyOf(endpoints));
+        return new ConfigChanges(target, ConfigDelta.between(running, target), settingChanges, restartOnly, refusals);
     }
 
     /** Whether the file asks for nothing that can be applied (it may still name restart-only differences). */
     public boolean nothingToApply() {
-        return addedNodes.isEmpty() && removedNodes.isEmpty() && addedEndpoints.isEmpty() && removedEndpoints.isEmpty()
-                && modifiedEndpoints.isEmpty();
+        return delta.isEmpty();
     }
 
-    /** What will change, for the log: one clause per operation. */
+    /** What will change, for the log: one clause per node or endpoint added, modified or removed. */
     public List<String> describe() {
         List<String> out = new ArrayList<>();
-        addedNodes.forEach(n -> out.add("node '" + n.name() + "' added at " + n.address()));
-        addedEndpoints.forEach(e -> out.add("endpoint '" + e.name() + "' added on " + e.listen()));
+        delta.nodesAdded().forEach(n -> out.add("node '" + n.name() + "' added at " + n.address()));
+        delta.endpointsAdded().forEach(e -> out.add("endpoint '" + e.name() + "' added on " + e.listen()));
         out.addAll(settingChanges);
-        removedEndpoints.forEach(e -> out.add("endpoint '" + e + "' removed"));
-        removedNodes.forEach(n -> out.add("node '" + n + "' removed"));
+        delta.endpointsRemoved().forEach(e -> out.add("endpoint '" + e + "' removed"));
+        delta.nodesRemoved().forEach(n -> out.add("node '" + n + "' removed"));
         return out;
+    }
+
+    private static Optional<EndpointConfig> endpoint(SluiceConfig config, String name) {
+        return config.endpoints().stream().filter(e -> e.name().equals(name)).findFirst();
     }
 
     private static void sections(SluiceConfig running, SluiceConfig file, List<String> restartOnly) {

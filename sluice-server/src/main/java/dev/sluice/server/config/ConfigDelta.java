@@ -9,8 +9,9 @@ import java.util.stream.Collectors;
 
 /**
  * What turns one running configuration into another: the nodes and endpoints to add, remove or
- * change. A change of configuration — made through the admin API or read from cluster mode's
- * shared configuration — is applied as its delta, so both ways apply a change the same way.
+ * change. A change of configuration — made through the admin API, read from cluster mode's shared
+ * configuration or from the configuration file again (SIGHUP) — is applied as its delta, so every
+ * way applies a change the same way.
  *
  * <p>An endpoint whose listen address changes is removed and added again (it stops accepting on
  * the old address and starts on the new one). A node keeps its definition while it runs: a node

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
  * The sessions' side of a switchover: asks every live session, on its own loop, where it stands
@@ -44,12 +45,7 @@ final class SessionDrain {
     }
 
     private List<SessionStanding> standings(int primaryId) {
-        List<CompletableFuture<SessionStanding>> asked = new ArrayList<>();
-        for (EndpointRuntime e : runtime.endpoints()) {
-            for (EndpointRuntime.SessionHandle s : e.sessions()) {
-                asked.add(s.standing(primaryId));
-            }
-        }
+        List<CompletableFuture<SessionStanding>> asked = askEverySession(s -> s.standing(primaryId));
         List<SessionStanding> out = new ArrayList<>(asked.size());
         long deadline = System.nanoTime() + ANSWER_TIMEOUT.toNanos();
         for (CompletableFuture<SessionStanding> f : asked) {
@@ -71,12 +67,21 @@ final class SessionDrain {
      * under its session.
      */
     void leave(int nodeId) {
-        List<CompletableFuture<Void>> left = new ArrayList<>();
-        for (EndpointRuntime e : runtime.endpoints()) {
-            for (EndpointRuntime.SessionHandle s : e.sessions()) {
-                left.add(s.leaveFormerPrimary(nodeId));
-            }
-        }
+        awaitEverySession(nodeId, s -> s.leaveFormerPrimary(nodeId));
+    }
+
+    /**
+     * A failover: every session drops its connections to the failed primary {@code nodeId}, busy or
+     * not, and a transaction open there is lost; returns once all have (bounded).
+     */
+    void abandon(int nodeId) {
+        awaitEverySession(nodeId, s -> s.abandonFailedPrimary(nodeId));
+    }
+
+    /** Has every session leave {@code nodeId} as {@code departure} says; returns once all have (bounded). */
+    private void awaitEverySession(int nodeId,
+            Function<EndpointRuntime.SessionHandle, CompletableFuture<Void>> departure) {
+        List<CompletableFuture<Void>> left = askEverySession(departure);
         try {
             CompletableFuture.allOf(left.toArray(CompletableFuture[]::new))
                     .get(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -88,26 +93,16 @@ final class SessionDrain {
         }
     }
 
-    /**
-     * A failover: every session drops its connections to the failed primary {@code nodeId}, busy or
-     * not, and a transaction open there is lost; returns once all have (bounded).
-     */
-    void abandon(int nodeId) {
-        List<CompletableFuture<Void>> left = new ArrayList<>();
+    /** Asks every live session of every endpoint; each answers on its own loop. */
+    private <T> List<CompletableFuture<T>> askEverySession(
+            Function<EndpointRuntime.SessionHandle, CompletableFuture<T>> question) {
+        List<CompletableFuture<T>> asked = new ArrayList<>();
         for (EndpointRuntime e : runtime.endpoints()) {
             for (EndpointRuntime.SessionHandle s : e.sessions()) {
-                left.add(s.abandonFailedPrimary(nodeId));
+                asked.add(question.apply(s));
             }
         }
-        try {
-            CompletableFuture.allOf(left.toArray(CompletableFuture[]::new))
-                    .get(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            // A session loop that is this slow is not sending anything either: the hold parks its commands.
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SwitchoverException("interrupted while the sessions left '" + nodeId + "'", e);
-        }
+        return asked;
     }
 
     static void sleep(long millis) {

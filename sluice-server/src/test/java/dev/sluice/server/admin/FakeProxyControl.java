@@ -271,7 +271,13 @@ public final class FakeProxyControl implements ProxyControl {
         return java.util.concurrent.CompletableFuture.completedFuture(nextSwitchover);
     }
 
+    /** The failover the next call answers with; a refusal when null. */
+    private dev.sluice.server.switchover.SwitchoverOutcome nextFailover;
     private final List<Optional<String>> failoverRequests = new java.util.ArrayList<>();
+
+    public synchronized void answerFailover(dev.sluice.server.switchover.SwitchoverOutcome outcome) {
+        this.nextFailover = outcome;
+    }
 
     public synchronized List<Optional<String>> failoverRequests() {
         return List.copyOf(failoverRequests);
@@ -281,6 +287,9 @@ public final class FakeProxyControl implements ProxyControl {
     public synchronized java.util.concurrent.CompletableFuture<dev.sluice.server.switchover.SwitchoverOutcome>
             failover(Optional<String> to) {
         failoverRequests.add(to);
+        if (nextFailover != null) {
+            return java.util.concurrent.CompletableFuture.completedFuture(nextFailover);
+        }
         return java.util.concurrent.CompletableFuture.failedFuture(dev.sluice.server.switchover.SwitchoverException
                 .refused("failover refused: the primary 'primary' is reachable: use switchover"));
     }

@@ -202,6 +202,27 @@ class CliTest {
     }
 
     @Test
+    void failoverPrintsItsStepsAndTheOldPrimarysFateOrTheRefusal() {
+        Run refused = sluice("failover");
+        assertThat(refused.exit()).isEqualTo(AdminCommand.REFUSED);
+        assertThat(refused.err()).isEqualTo("failover refused: the primary 'primary' is reachable: use switchover\n");
+
+        control.answerFailover(new dev.sluice.server.switchover.SwitchoverOutcome("primary", "ro2", List.of(
+                new dev.sluice.server.switchover.SwitchoverOutcome.Step("promote", 30)), 95, List.of()));
+        Run done = sluice("failover", "--to", "ro2");
+        assertThat(done.exit()).as(done.err()).isZero();
+        assertThat(done.out()).isEqualTo("""
+                failover done: 'primary' -> 'ro2'; writes were held 95 ms
+                STEP     MS
+                promote  30
+                'primary' takes no traffic: when it is back Sluice makes it read-only, and rejoins it as a replica \
+                only if it holds nothing the new primary lacks (describe-proxy shows it)
+                """);
+        assertThat(control.failoverRequests()).containsExactly(java.util.Optional.empty(),
+                java.util.Optional.of("ro2"));
+    }
+
+    @Test
     void aMalformedSetIsAUsageError() {
         for (String bad : new String[] {"novalue", "=3", "weights=", "weights={primary: 0"}) {
             Run r = sluice("modify-endpoint", "rw", "--set", bad);

@@ -38,7 +38,7 @@ class ConfigChangesTest {
     @Test
     void aChangedWeightModifiesThatEndpointOnlyAndSaysWhatChanged() {
         ConfigChanges c = from(FILE.replace("ro1: 100, ro2: 100", "ro1: 100, ro2: 0"));
-        assertThat(c.modifiedEndpoints()).singleElement().satisfies(e -> {
+        assertThat(c.delta().endpointsChanged()).singleElement().satisfies(e -> {
             assertThat(e.name()).isEqualTo("rw");
             assertThat(e.policy().weights().toString()).contains("ro2=0");
         });
@@ -62,15 +62,18 @@ class ConfigChangesTest {
                 .replace("ro2: 100", "ro3: 50")
                 .replace("  - {name: ro, listen: 127.0.0.1:6034, mode: read-only}\n",
                         "  - {name: reports, listen: 127.0.0.1:6035, mode: read-only}\n"));
-        assertThat(c.addedNodes()).extracting(NodeConfig::name).containsExactly("ro3");
-        assertThat(c.removedNodes()).containsExactly("ro2");
-        assertThat(c.addedEndpoints()).extracting(EndpointConfig::name).containsExactly("reports");
-        assertThat(c.removedEndpoints()).containsExactly("ro");
+        assertThat(c.delta().nodesAdded()).extracting(NodeConfig::name).containsExactly("ro3");
+        assertThat(c.delta().nodesRemoved()).containsExactly("ro2");
+        assertThat(c.delta().endpointsAdded()).extracting(EndpointConfig::name).containsExactly("reports");
+        assertThat(c.delta().endpointsRemoved()).containsExactly("ro");
         assertThat(c.describe()).containsExactly("node 'ro3' added at 127.0.0.1:3314",
                 "endpoint 'reports' added on 127.0.0.1:6035",
                 "endpoint 'rw': weights: {primary: 0, ro1: 100, ro2: 100} -> {primary: 0, ro1: 100, ro3: 50}",
                 "endpoint 'ro' removed", "node 'ro2' removed");
         assertThat(c.refusals()).isEmpty();
+        // the running order, the new ones after it, as adding them one by one through the admin API would
+        assertThat(c.target().nodes()).extracting(NodeConfig::name).containsExactly("primary", "ro1", "ro3");
+        assertThat(c.target().endpoints()).extracting(EndpointConfig::name).containsExactly("rw", "reports");
     }
 
     @Test
@@ -102,6 +105,7 @@ class ConfigChangesTest {
         assertThat(c.refusals()).isEmpty();
         // capacity feeds weights: auto, but this endpoint's weights are explicit, so nothing changes live
         assertThat(c.nothingToApply()).isTrue();
+        assertThat(c.target()).isEqualTo(ConfigLoader.parse(FILE));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.sluice.it.admin;
+package dev.sluice.it.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,17 +19,18 @@ import java.util.List;
  * The admin API as an operator's script calls it: real HTTP ({@link HttpClient}) against the
  * admin address of a running Sluice, with the bearer token when one is given.
  */
-final class AdminClient {
-    static final ObjectMapper JSON = new ObjectMapper();
+public final class AdminClient {
+    public static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final HttpClient http;
+    private final Duration timeout;
     private final String base;
     private final String token;
 
     /** One answer: its status and body. */
-    record Reply(int status, String body) {
-        JsonNode json() {
+    public record Reply(int status, String body) {
+        public JsonNode json() {
             try {
                 return JSON.readTree(body);
             } catch (IOException e) {
@@ -38,45 +39,55 @@ final class AdminClient {
         }
 
         /** The {@code error} message of a refusal. */
-        String error() {
+        public String error() {
             JsonNode e = json().get("error");
             assertThat(e).as("a refusal carries {\"error\": …}: " + body).isNotNull();
             return e.asText();
         }
     }
 
-    AdminClient(InetSocketAddress admin, String token) {
+    /**
+     * {@code timeout} bounds the connect and each request; a cluster-mode change may wait for etcd
+     * and for its own instance to run it, longer than a single instance's.
+     */
+    public AdminClient(InetSocketAddress admin, String token, Duration timeout) {
         this.base = "http://127.0.0.1:" + admin.getPort();
         this.token = token;
+        this.timeout = timeout;
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
     }
 
-    AdminClient(InetSocketAddress admin) {
+    public AdminClient(InetSocketAddress admin, String token) {
+        this(admin, token, TIMEOUT);
+    }
+
+    public AdminClient(InetSocketAddress admin) {
         this(admin, "");
     }
 
-    String base() {
+    public String base() {
         return base;
     }
 
-    Reply get(String path) {
+    public Reply get(String path) {
         return send("GET", path, null, token);
     }
 
-    Reply patch(String path, String json) {
+    public Reply patch(String path, String json) {
         return send("PATCH", path, json, token);
     }
 
-    Reply post(String path, String json) {
+    public Reply post(String path, String json) {
         return send("POST", path, json, token);
     }
 
-    Reply delete(String path) {
+    public Reply delete(String path) {
         return send("DELETE", path, null, token);
     }
 
     /** Any request; {@code bearer} empty sends no Authorization header. */
-    Reply send(String method, String path, String json, String bearer) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT)
+    public Reply send(String method, String path, String json, String bearer) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(json));
         if (json != null) {
@@ -97,14 +108,14 @@ final class AdminClient {
     }
 
     /** DescribeDBProxy, which must answer 200. */
-    JsonNode describe() {
+    public JsonNode describe() {
         Reply r = get("/v1/proxy");
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         return r.json();
     }
 
     /** DescribeDBProxy without the parts that move on their own (uptime, lag, GTID, state, load counters). */
-    JsonNode topology() {
+    public JsonNode topology() {
         ObjectNode d = (ObjectNode) describe();
         d.remove("uptimeSeconds");
         for (JsonNode e : d.get("endpoints")) {
@@ -120,7 +131,7 @@ final class AdminClient {
     }
 
     /** One node of DescribeDBProxy, or null when it is not there. */
-    JsonNode node(String name) {
+    public JsonNode node(String name) {
         for (JsonNode n : describe().get("nodes")) {
             if (n.get("name").asText().equals(name)) {
                 return n;
@@ -130,28 +141,28 @@ final class AdminClient {
     }
 
     /** Sessions of {@code endpoint} holding a connection to {@code node} (0 when the node is gone or unused). */
-    int activeSessions(String node, String endpoint) {
+    public int activeSessions(String node, String endpoint) {
         JsonNode n = node(node);
         JsonNode load = n == null ? null : n.get("endpoints").get(endpoint);
         return load == null ? 0 : load.get("activeSessions").asInt();
     }
 
     /** Statements of {@code endpoint} routed to {@code node} so far. */
-    long statements(String node, String endpoint) {
+    public long statements(String node, String endpoint) {
         JsonNode n = node(node);
         JsonNode load = n == null ? null : n.get("endpoints").get(endpoint);
         return load == null ? 0 : load.get("statements").asLong();
     }
 
     /** The endpoint's settings (DescribeDBProxyEndpoint), which must answer 200. */
-    JsonNode endpoint(String name) {
+    public JsonNode endpoint(String name) {
         Reply r = get("/v1/endpoints/" + name);
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         return r.json();
     }
 
     /** A change that must succeed (2xx). */
-    Reply ok(Reply r) {
+    public Reply ok(Reply r) {
         assertThat(r.status()).as(r.body()).isBetween(200, 299);
         return r;
     }
