@@ -92,6 +92,7 @@ class LoginBadInputTest {
         // The second read of the accounts (a refused login is checked again) hangs behind this lock
         // for longer than the 1 s handshake timeout: Sluice's own wait, which must not turn the
         // server's answer into a 1043.
+        SandboxCluster cluster = sluice.cluster();
         Thread lock = new Thread(() -> cluster.rootQuery(cluster.primary(),
                 "LOCK TABLES mysql.global_priv WRITE; SELECT SLEEP(4); UNLOCK TABLES"));
         lock.start();
