@@ -117,8 +117,10 @@ final class TransactionReplay {
         NodeRef node = primary.get();
         BackendConnection ready = backends.ready(node.id());
         if (ready != null) {
-            new Run(ready, node, recording.log().entries(), outcome).next();
-            return;
+            // Opened while the node was a replica (a failover promoted it), so kept in autocommit
+            // whatever the client set: the transaction is replayed on a connection that carries the
+            // session's state as a primary's does.
+            backends.remove(ready);
         }
         backends.open(node).addListener(f -> {
             if (sessionClosed.getAsBoolean()) {
