@@ -58,6 +58,9 @@ final class Commands {
         if (tooShort(command, frame)) {
             return;
         }
+        if (replay != null) {
+            replay.findLostPrimaryConnection();
+        }
         if (lostTransaction.pending() && command != COM_QUIT) {
             if (replay == null) {
                 frame.release();

@@ -91,6 +91,16 @@ final class TransactionReplay {
         }
     }
 
+    /**
+     * Before each client command: a primary connection that died while the client was between
+     * commands, its close not yet heard of, is found now ({@link SessionBackends#ready} takes it as
+     * lost), so that the command waits for the replay instead of running on a new connection
+     * outside the transaction.
+     */
+    void findLostPrimaryConnection() {
+        nodes.primary().ifPresent(p -> backends.ready(p.id()));
+    }
+
     private Optional<String> whyNot() {
         TransactionLog log = recording.log();
         if (log.notReplayable().isPresent()) {
