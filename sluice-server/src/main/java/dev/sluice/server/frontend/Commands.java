@@ -121,7 +121,7 @@ final class Commands {
             packet.release();
             this.command.failAndClose(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_COMMUNICATION,
                     LostTransaction.message(node, why));
-        });
+        }, packet::release);
     }
 
     private void toPrimary(CommandFrame frame, ResponseKind kind) {

@@ -72,9 +72,9 @@ final class TransactionReplay {
 
     /**
      * Replays the lost transaction; then runs {@code replayed}, or gives {@code refused} what the
-     * client's error says of the replay.
+     * client's error says of the replay, or runs {@code abandoned} if the session ended meanwhile.
      */
-    void run(Runnable replayed, Consumer<String> refused) {
+    void run(Runnable replayed, Consumer<String> refused, Runnable abandoned) {
         Optional<String> why = whyNot();
         if (why.isPresent()) {
             LOG.info("session {}: the lost transaction is not replayed: {}", connectionId, why.get());
@@ -82,7 +82,7 @@ final class TransactionReplay {
             refused.accept("it was not replayed: " + why.get());
             return;
         }
-        Outcome outcome = new Outcome(replayed, refused);
+        Outcome outcome = new Outcome(replayed, refused, abandoned);
         if (hold.holding()) {
             // A failover or switchover is replacing the primary: replay on the one it ends with.
             hold.park(loop, () -> connect(outcome));
@@ -117,6 +117,7 @@ final class TransactionReplay {
 
     private void connect(Outcome outcome) {
         if (sessionClosed.getAsBoolean()) {
+            outcome.abandoned.run();
             return;
         }
         Optional<NodeRef> primary = nodes.primary();
@@ -134,6 +135,7 @@ final class TransactionReplay {
         }
         backends.open(node).addListener(f -> {
             if (sessionClosed.getAsBoolean()) {
+                outcome.abandoned.run();
                 return;
             }
             if (f.isSuccess()) {
@@ -149,10 +151,12 @@ final class TransactionReplay {
     private final class Outcome {
         private final Runnable replayed;
         private final Consumer<String> refused;
+        private final Runnable abandoned;
 
-        Outcome(Runnable replayed, Consumer<String> refused) {
+        Outcome(Runnable replayed, Consumer<String> refused, Runnable abandoned) {
             this.replayed = replayed;
             this.refused = refused;
+            this.abandoned = abandoned;
         }
 
         void replayed(String node, int statements) {
@@ -225,6 +229,7 @@ final class TransactionReplay {
             @Override
             public void onComplete(BackendConnection b, ResponseTracker tracker) {
                 if (sessionClosed.getAsBoolean()) {
+                    outcome.abandoned.run();
                     return;
                 }
                 int status = tracker.lastStatus();
@@ -242,7 +247,9 @@ final class TransactionReplay {
 
             @Override
             public void onFailure(BackendConnection b, Throwable cause) {
-                if (!sessionClosed.getAsBoolean()) {
+                if (sessionClosed.getAsBoolean()) {
+                    outcome.abandoned.run();
+                } else {
                     outcome.failed("the connection to the primary '" + node.name() + "' failed under statement "
                             + statement() + ": " + cause.getMessage());
                 }

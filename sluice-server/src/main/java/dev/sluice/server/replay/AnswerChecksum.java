@@ -113,7 +113,7 @@ public final class AnswerChecksum {
         return localInfile;
     }
 
-    /** The checksum of the answer seen; meaningful once {@link #complete()}. */
+    /** The checksum of the answer seen; meaningful once {@link #complete()}, and asked once (it ends the hashing). */
     public long value() {
         byte[] d = digest.digest();
         long v = 0;
