@@ -39,13 +39,16 @@ import org.junit.jupiter.api.Test;
  * derived from the monitor settings, an idle session goes on on the new primary with its state and
  * no error, a transaction open on the dead primary ends with an error naming the failover, no
  * acknowledged commit is missing, and the old primary, restarted, is made read-only and rejoins as a
- * replica. With asynchronous replication and commits no replica received (their I/O threads
+ * replica; on an endpoint with {@code transaction-replay} the open transaction is replayed on the new
+ * primary instead and commits. With asynchronous replication and commits no replica received (their I/O threads
  * stopped), a manual failover goes ahead and the old primary comes back {@code diverged}, read-only
  * and out of traffic, with those commits counted as unshipped. Each test starts its own Sluice and
  * leaves the sandbox as it found it (node 0 the primary again; rebuilt after a divergence).
  */
 class FailoverTest {
     private static final String TABLE = "test.failover_commits";
+    /** The rows of the transaction replayed on the new primary (no AUTO_INCREMENT: its ids would differ there). */
+    private static final String REPLAYED = "test.failover_replayed";
     private static final Duration INTERVAL = Duration.ofMillis(500);
     private static final int DOWN_AFTER = 2;
     private static final int FAILOVER_AFTER = 3;
@@ -79,14 +82,15 @@ class FailoverTest {
         cluster.rootQuery(cluster.primary(), "GRANT RELOAD, READ_ONLY ADMIN ON *.* TO '" + SandboxCluster.MONITOR_USER
                 + "'@'127.0.0.1'");
         cluster.exec(cluster.primary(), "CREATE TABLE IF NOT EXISTS " + TABLE
-                + " (id BIGINT AUTO_INCREMENT PRIMARY KEY, n BIGINT NOT NULL, note VARCHAR(40))");
+                + " (id BIGINT AUTO_INCREMENT PRIMARY KEY, n BIGINT NOT NULL, note VARCHAR(40))",
+                "CREATE TABLE IF NOT EXISTS " + REPLAYED + " (id INT PRIMARY KEY, note VARCHAR(40))");
         cluster.waitForReplicasCaughtUp(SETTLE);
     }
 
     @AfterAll
     static void stop() throws InterruptedException {
         cluster.restoreHealthy();
-        cluster.exec(cluster.primary(), "DROP TABLE IF EXISTS " + TABLE);
+        cluster.exec(cluster.primary(), "DROP TABLE IF EXISTS " + TABLE, "DROP TABLE IF EXISTS " + REPLAYED);
         cluster.waitForReplicasCaughtUp(SETTLE);
         assertThat(NettyLeaks.collect()).isEmpty();
     }
@@ -122,11 +126,14 @@ class FailoverTest {
         SandboxNode old = cluster.primary();
         try (Connection idle = sluice.connect("rw"); Statement idleStatement = idle.createStatement();
                 Connection inTx = sluice.connect("rw"); Statement txStatement = inTx.createStatement();
+                Connection replayed = sluice.connect("replay"); Statement replayedStatement = replayed.createStatement();
                 Writer writer = Writer.start(sluice)) {
             idleStatement.execute("SET @v = 42");
             idleStatement.executeUpdate("INSERT INTO " + TABLE + " (n, note) VALUES (-1, 'idle before')");
             inTx.setAutoCommit(false);
             txStatement.executeUpdate("INSERT INTO " + TABLE + " (n, note) VALUES (-2, 'open transaction')");
+            replayed.setAutoCommit(false);
+            replayedStatement.executeUpdate("INSERT INTO " + REPLAYED + " VALUES (1, 'before the failover')");
             await("the writer is under way").atMost(SETTLE).until(() -> writer.acknowledged().size() > 20);
 
             cluster.kill(old);
@@ -161,6 +168,15 @@ class FailoverTest {
             assertThat((Throwable) lost).as("the transaction open on the dead primary ends with an error").isNotNull();
             assertThat(lost.getMessage()).contains("did not commit").contains("failover");
             System.out.println("[failover] the open transaction's next statement: " + lost.getMessage());
+
+            // The same on an endpoint with transaction-replay: the transaction runs again on the new
+            // primary, and the client goes on.
+            replayedStatement.executeUpdate("INSERT INTO " + REPLAYED + " VALUES (2, 'after the failover')");
+            replayed.commit();
+            assertThat(cluster.queryString(next, "SELECT GROUP_CONCAT(id, ':', note ORDER BY id) FROM " + REPLAYED))
+                    .as("the replayed transaction, committed once on the new primary")
+                    .isEqualTo("1:before the failover,2:after the failover");
+            assertThat(metrics()).contains("sluice_transaction_replays_total{outcome=\"replayed\"} 1.0");
 
             long after = writer.acknowledged().size();
             await("writes go on on the new primary").atMost(SETTLE).until(() -> writer.acknowledged().size() > after + 20);
@@ -274,6 +290,10 @@ class FailoverTest {
                   - name: rw
                     listen: 127.0.0.1:0
                     mode: read-write
+                  - name: replay
+                    listen: 127.0.0.1:0
+                    mode: read-write
+                    transaction-replay: true
                 """;
         return SluiceHarness.fromYaml(cluster, config);
     }

@@ -283,8 +283,11 @@ public final class ConfigLoader {
                         v -> ConfigValues.duration(e.path() + ".pool-idle-timeout", v)),
                 e.parsed("pool-wait-timeout", PoolSettings.DEFAULTS.waitTimeout(),
                         v -> ConfigValues.duration(e.path() + ".pool-wait-timeout", v)));
+        TransactionReplaySettings replay = new TransactionReplaySettings(e.bool("transaction-replay", false),
+                e.parsed("transaction-replay-max-size", TransactionReplaySettings.DEFAULT_MAX_SIZE,
+                        v -> replayMaxSize(e.path() + ".transaction-replay-max-size", v)));
         e.rejectUnknownKeys();
-        return new EndpointConfig(listen, policy, requireTls, pool);
+        return new EndpointConfig(listen, policy, requireTls, pool, replay);
     }
 
     private static ReadWeights weights(YamlSection e, List<String> endpointNodes) {
@@ -349,6 +352,14 @@ public final class ConfigLoader {
                 loginFailures(s.sectionOrEmpty("login-failures")));
         s.rejectUnknownKeys();
         return l;
+    }
+
+    private static long replayMaxSize(String path, String text) {
+        long v = ConfigValues.size(path, text);
+        if (v < 1 || v > TransactionReplaySettings.MAX_MAX_SIZE) {
+            throw new ConfigException(path + ": " + text + " is outside 1..1g");
+        }
+        return v;
     }
 
     private static long sessionMemory(String path, String text) {

@@ -5,10 +5,15 @@ import dev.sluice.routing.policy.EndpointPolicy;
 import dev.sluice.server.net.HostPort;
 
 /**
- * One endpoint: where it listens, whether its clients must use TLS, and its routing policy
- * (everything else it is configured with).
+ * One endpoint: where it listens, whether its clients must use TLS, its pool bounds, whether it
+ * replays lost transactions, and its routing policy (everything else it is configured with).
  */
-public record EndpointConfig(HostPort listen, EndpointPolicy policy, boolean requireTls, PoolSettings pool) {
+public record EndpointConfig(HostPort listen, EndpointPolicy policy, boolean requireTls, PoolSettings pool,
+        TransactionReplaySettings replay) {
+
+    public EndpointConfig(HostPort listen, EndpointPolicy policy, boolean requireTls, PoolSettings pool) {
+        this(listen, policy, requireTls, pool, TransactionReplaySettings.OFF);
+    }
 
     /** An endpoint that accepts clients with or without TLS. */
     public EndpointConfig(HostPort listen, EndpointPolicy policy) {
@@ -32,6 +37,6 @@ public record EndpointConfig(HostPort listen, EndpointPolicy policy, boolean req
     }
 
     public EndpointConfig withPolicy(EndpointPolicy newPolicy) {
-        return new EndpointConfig(listen, newPolicy, requireTls, pool);
+        return new EndpointConfig(listen, newPolicy, requireTls, pool, replay);
     }
 }

@@ -61,6 +61,12 @@ public final class EndpointSettings {
         if (e.requireTls()) {
             o.put("require-tls", true);
         }
+        if (e.replay().enabled()) {
+            o.put("transaction-replay", true);
+        }
+        if (e.replay().maxSize() != TransactionReplaySettings.DEFAULT_MAX_SIZE) {
+            o.put("transaction-replay-max-size", e.replay().maxSize());
+        }
         if (p.preferredZone().isPresent()) {
             o.put("prefer-same-zone", true);
         }

@@ -64,11 +64,6 @@ final class ClientForwarder implements ResponseSink {
         return leg;
     }
 
-    /** The sink of the response being forwarded now (a LOCAL INFILE answer continues it). */
-    ResponseSink currentLeg() {
-        return leg;
-    }
-
     /** One command's response: passes through while it is the current one, else is dropped. */
     private final class Leg implements ResponseSink {
         private boolean current() {

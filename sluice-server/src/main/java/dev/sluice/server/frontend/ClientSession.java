@@ -7,6 +7,7 @@ import dev.sluice.routing.policy.ConnectionPoolMode;
 import dev.sluice.routing.session.RoutingSession;
 import dev.sluice.routing.sql.ClientCharset;
 import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.server.config.TransactionReplaySettings;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
 import dev.sluice.server.runtime.ProxyRuntime;
@@ -64,6 +65,8 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     private final ProxyRuntime.KillTarget killTarget;
     private final SwitchoverHold switchover;
     private final SessionShutdown shutdown;
+    /** Null on an endpoint without {@code transaction-replay}: nothing is recorded there. */
+    private final TransactionRecording recording;
 
     ClientSession(Channel client, ProxyRuntime proxy, EndpointRuntime endpoint, long connectionId, byte[] scramble,
             ClientIdentity identity, Optional<String> database) {
@@ -85,8 +88,9 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         this.failures = new BackendFailures(connectionId, retries, backends, routing, status, endpoint::view, proxy);
         this.costs = new StatementCosts(proxy.digests().forLoop(loop), proxy.metrics(), endpoint, login, routing,
                 statements);
+        this.recording = recording(endpoint.config().replay(), backendState);
         this.runner = new CommandRunner(loop, inbox, replies, forwarder, backends, endpoint, status, retries,
-                handBack, departures, failures, costs, this::transactionPool, this::close);
+                handBack, departures, failures, costs, this::transactionPool, this::close, recording);
         this.answers = new LocalAnswers(replies, status, previous, routing);
         this.deferredBegin = new DeferredBegin(answers, status, routing, runner::handBackAtBoundary);
         this.killTarget = new SessionKillTarget(login, loop, this::close, inbox::commandRunning, forwarder);
@@ -119,8 +123,20 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
                 () -> client.pipeline().get(SslHandler.class) != null, this::firstNode, endpoint.name());
         Queries queries = new Queries(routing, endpoint, executor, kills, ownId, previous, handBack, answers,
                 proxy.authenticator().accounts());
+        TransactionReplay replay = recording == null ? null : new TransactionReplay(login.connectionId(), recording,
+                backends, proxy, proxy.primaryHold(), loop, alloc, proxy.metrics(), runner::sessionClosed);
         return new Commands(runner, answers, backends, proxy, () -> Commands.primaryOf(firstNode(), proxy), queries,
-                prepared, sessionCommands, changeUser, kills, failures.lostTransaction());
+                prepared, sessionCommands, changeUser, kills, failures.lostTransaction(), replay);
+    }
+
+    /** The recording of open transactions, for an endpoint that replays them (BEHAVIOUR §10). */
+    private TransactionRecording recording(TransactionReplaySettings replay, SessionBackendState backendState) {
+        if (!replay.enabled()) {
+            return null;
+        }
+        return new TransactionRecording(replay.maxSize(),
+                id -> endpoint.view().topology().primary().map(n -> n.id() == id).orElse(false),
+                backendState::stateTag);
     }
 
     private boolean transactionPool() {

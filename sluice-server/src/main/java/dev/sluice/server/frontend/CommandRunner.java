@@ -37,6 +37,10 @@ final class CommandRunner implements CurrentCommand, BackgroundAnswers {
     private final StatementCosts costs;
     private final BooleanSupplier transactionPool;
     private final Runnable closeSession;
+    /** Records the transaction open on the primary for a replay; null on an endpoint that does not replay. */
+    private final TransactionRecording recording;
+    /** The sink the command in flight was sent with (a LOCAL INFILE answer continues on it). */
+    private ResponseSink sending;
     /** The listener of the command running on a backend. */
     private CommandListener current = CommandListener.NONE;
     /** Node running the client's current command, for the active-request count; -1 when none. */
@@ -46,7 +50,8 @@ final class CommandRunner implements CurrentCommand, BackgroundAnswers {
     CommandRunner(EventLoop loop, ClientInbox inbox, ClientReplies replies, ClientForwarder forwarder,
             SessionBackends backends, EndpointRuntime endpoint, ClientStatus status, ReadRetries retries,
             TransactionPoolHandBack handBack, NodeDepartures departures, BackendFailures failures,
-            StatementCosts costs, BooleanSupplier transactionPool, Runnable closeSession) {
+            StatementCosts costs, BooleanSupplier transactionPool, Runnable closeSession,
+            TransactionRecording recording) {
         this.loop = loop;
         this.inbox = inbox;
         this.replies = replies;
@@ -61,6 +66,7 @@ final class CommandRunner implements CurrentCommand, BackgroundAnswers {
         this.costs = costs;
         this.transactionPool = transactionPool;
         this.closeSession = closeSession;
+        this.recording = recording;
     }
 
     // ---- sending ----
@@ -107,6 +113,10 @@ final class CommandRunner implements CurrentCommand, BackgroundAnswers {
 
     private void sendNow(BackendConnection b, ByteBuf frame, ResponseKind kind, CommandListener listener) {
         ResponseSink leg = forwarder.begin(b, listener, this::onResponseComplete, this::onBackendFailure);
+        if (recording != null) {
+            leg = recording.around(b, frame, leg);
+        }
+        sending = leg;
         current = listener;
         requestNode = b.nodeId();
         endpoint.requestStarted(requestNode);
@@ -124,6 +134,14 @@ final class CommandRunner implements CurrentCommand, BackgroundAnswers {
     @Override
     public void sendBefore(NodeRef node, ByteBuf packet) {
         withBackend(node, packet, b -> b.send(packet, ResponseKind.RESULT, new DiscardingSink(this)));
+    }
+
+    @Override
+    public void sendBeforeInTransaction(NodeRef node, ByteBuf packet) {
+        withBackend(node, packet, b -> {
+            ResponseSink sink = new DiscardingSink(this);
+            b.send(packet, ResponseKind.RESULT, recording == null ? sink : recording.around(b, packet, sink));
+        });
     }
 
     @Override
@@ -151,7 +169,7 @@ final class CommandRunner implements CurrentCommand, BackgroundAnswers {
         if (tracker.isLocalInfileRequest()) {
             handBack.lockByProtocol();
             inbox.uploading(backend);
-            backend.expect(ResponseKind.RESULT, forwarder.currentLeg());
+            backend.expect(ResponseKind.RESULT, sending);
             inbox.drain();
             return;
         }

@@ -32,12 +32,15 @@ final class Commands {
     private final ChangeUser changeUser;
     private final KillCommands kills;
     private final LostTransaction lostTransaction;
+    /** Null on an endpoint without {@code transaction-replay}. */
+    private final TransactionReplay replay;
 
     /** @param primary the node for commands that are not statements: see {@link #primaryOf} */
     Commands(CurrentCommand command, LocalAnswers answers, SessionBackends backends, NodeDirectory nodes,
             Supplier<NodeRef> primary, Queries queries, PreparedCommands prepared, SessionCommands sessionCommands,
-            ChangeUser changeUser, KillCommands kills, LostTransaction lostTransaction) {
+            ChangeUser changeUser, KillCommands kills, LostTransaction lostTransaction, TransactionReplay replay) {
         this.lostTransaction = lostTransaction;
+        this.replay = replay;
         this.command = command;
         this.answers = answers;
         this.backends = backends;
@@ -55,10 +58,17 @@ final class Commands {
         if (tooShort(command, frame)) {
             return;
         }
+        if (replay != null) {
+            replay.findLostPrimaryConnection();
+        }
         if (lostTransaction.pending() && command != COM_QUIT) {
-            frame.release();
-            this.command.failAndClose(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_COMMUNICATION,
-                    lostTransaction.message());
+            if (replay == null) {
+                frame.release();
+                this.command.failAndClose(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_COMMUNICATION,
+                        lostTransaction.message());
+            } else {
+                replayThen(command, frame.take());
+            }
             return;
         }
         if (!describedByStateTag(command)) {
@@ -88,6 +98,30 @@ final class Commands {
             case COM_CHANGE_USER -> changeUser.start(frame);
             default -> unsupported(command, frame);
         }
+    }
+
+    /**
+     * The transaction lost with the primary's connection is replayed first (BEHAVIOUR §10); the
+     * client's command {@code packet} runs once it was, else the client gets the error.
+     */
+    private void replayThen(int command, ByteBuf packet) {
+        this.command.hold();
+        String node = lostTransaction.node();
+        replay.run(() -> {
+            lostTransaction.replayed();
+            CommandFrame frame = new CommandFrame(packet);
+            try {
+                dispatch(command, frame);
+            } catch (RuntimeException e) {
+                frame.releaseUntaken();
+                this.command.failAndClose(ErrorCodes.ER_UNKNOWN_ERROR, "HY000",
+                        "Sluice could not process this command: " + e);
+            }
+        }, why -> {
+            packet.release();
+            this.command.failAndClose(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_COMMUNICATION,
+                    LostTransaction.message(node, why));
+        }, packet::release);
     }
 
     private void toPrimary(CommandFrame frame, ResponseKind kind) {

@@ -26,6 +26,12 @@ interface CurrentCommand {
     void sendBefore(NodeRef node, ByteBuf packet);
 
     /**
+     * Like {@link #sendBefore}, for a packet that belongs to the client's transaction (a held
+     * BEGIN): a replay of the transaction runs it too.
+     */
+    void sendBeforeInTransaction(NodeRef node, ByteBuf packet);
+
+    /**
      * Runs {@code action} with an open connection to {@code node}, opening it first if needed;
      * {@code holdUntilDone} (may be null) is released should the connection never come.
      */

@@ -171,12 +171,12 @@ final class RouteExecutor {
         routed(node.name(), "primary", c.decision());
         ByteBuf begin = deferredBegin.take();
         if (begin != null) {
-            command.sendBefore(node, begin);
+            command.sendBeforeInTransaction(node, begin);
         }
         if (statement.has(StatementProperty.LAST_INSERT_ID) && transactionPool()) {
             // The connection may have run other clients' INSERTs since this client's last one:
             // it gets this client's value first (BEHAVIOUR §7).
-            command.sendBefore(node, InternalQuery.queryPacket(alloc.buffer(),
+            command.sendBeforeInTransaction(node, InternalQuery.queryPacket(alloc.buffer(),
                     "SET @@session.last_insert_id = " + previous.lastInsertId()));
         }
         CommandListener then = c.own();

@@ -72,6 +72,7 @@ public final class SluiceMetrics implements AutoCloseable {
     private final ConcurrentMap<String, Counter> sessionsClosed = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> switchovers = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> failovers = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> transactionReplays = new ConcurrentHashMap<>();
     private volatile TopologyGauges gauges;
 
     private record RouteKey(String endpoint, String node, String target, String reason) {
@@ -189,6 +190,17 @@ public final class SluiceMetrics implements AutoCloseable {
     public void failover(String outcome) {
         cached(failovers, outcome, o -> Counter.builder("sluice.failovers")
                 .description("Failovers run by Sluice, by outcome")
+                .tag("outcome", label(o)).register(registry)).increment();
+    }
+
+    /**
+     * A transaction lost with its primary connection met the client's next command (BEHAVIOUR §10):
+     * {@code outcome} is {@code replayed}, {@code differed} (an answer of the replay did not match),
+     * {@code failed} (the replay could not run) or {@code not-replayable}.
+     */
+    public void transactionReplay(String outcome) {
+        cached(transactionReplays, outcome, o -> Counter.builder("sluice.transaction.replays")
+                .description("Transactions lost with their primary connection, by what their replay came to")
                 .tag("outcome", label(o)).register(registry)).increment();
     }
 

@@ -124,6 +124,29 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void transactionReplayIsOffUnlessAskedAndItsSizeIsBounded() {
+        EndpointConfig off = parse("""
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033}
+                """).endpoints().get(0);
+        assertThat(off.replay()).isEqualTo(new TransactionReplaySettings(false, 1L << 20));
+        EndpointConfig on = parse("""
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033, transaction-replay: true, transaction-replay-max-size: 64k}
+                """).endpoints().get(0);
+        assertThat(on.replay()).isEqualTo(new TransactionReplaySettings(true, 64 * 1024));
+        assertThatThrownBy(() -> parse("""
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033, transaction-replay-max-size: 2g}
+                """)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("endpoints[0].transaction-replay-max-size").hasMessageContaining("1..1g");
+        assertThatThrownBy(() -> parse("""
+                endpoints:
+                  - {name: rw, listen: 127.0.0.1:6033, transaction-replay: sometimes}
+                """)).isInstanceOf(ConfigException.class).hasMessageContaining("endpoints[0].transaction-replay");
+    }
+
+    @Test
     void readOnlyEndpointsTakeEveryNodeByDefault() {
         EndpointPolicy e = parse("""
                 endpoints:

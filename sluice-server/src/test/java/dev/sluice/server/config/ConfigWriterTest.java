@@ -42,6 +42,8 @@ class ConfigWriterTest {
                 pool-max-connections: 7
                 pool-idle-timeout: 3s
                 pool-wait-timeout: 250ms
+                transaction-replay: true
+                transaction-replay-max-size: 256k
               - name: ro
                 listen: "[::]:6034"
                 mode: read-only
@@ -75,6 +77,7 @@ class ConfigWriterTest {
                 .isEqualTo(new ReadWeights.Custom(Map.of("primary", 0, "ro1", 100, "ro2", 10_000)));
         assertThat(reread.endpoints().get(0).policy().consistencyTimeout()).isEqualTo(Duration.ofMillis(25));
         assertThat(reread.limits().maxPacketSize()).isEqualTo(16L << 20);
+        assertThat(reread.endpoints().get(0).replay()).isEqualTo(new TransactionReplaySettings(true, 256 * 1024));
         assertThat(reread.limits().ioThreads()).isEqualTo(255);
         assertThat(reread.monitor().password().value()).isEqualTo("0123");
         assertThat(reread.monitor().downAfter()).isEqualTo(3);
