@@ -134,6 +134,28 @@ class LeaderElectionTest {
     }
 
     @Test
+    void aLeaderCutOffFromEtcdStopsLeadingBeforeItsLeaseCouldExpireAndOneLeadsWhenEtcdIsBack() {
+        int leader = awaitOneLeader(List.of(0, 1, 2));
+        // Its last renewal was sent before this point, so etcd keeps its lease a TTL from here at least; it stops
+        // leading 1 s before that by its own clock (LeadershipTest), so no other can lead while it still does.
+        long before = System.nanoTime();
+        etcd.stop();
+        await("no instance leads").atMost(LEASE_TTL).pollInterval(POLL).untilAsserted(() -> {
+            for (int i = 0; i < 3; i++) {
+                assertThat(metric(i, "sluice_cluster_leader")).as(NAMES.get(i)).isEqualTo("0.0");
+            }
+        });
+        System.out.printf("[leader] etcd stopped; '%s' no longer leads %d ms after the stop began%n",
+                NAMES.get(leader), Duration.ofNanos(System.nanoTime() - before).toMillis());
+        ClusterAdmin.Reply refused = admins.get(leader).post("/v1/switchover", "{}");
+        assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+        assertThat(refused.json().get("error").asText()).contains("etcd is unreachable");
+
+        etcd.start();
+        awaitOneLeader(List.of(0, 1, 2));
+    }
+
+    @Test
     void aKilledPrimaryIsFailedOverByTheLeaderAloneAndEveryInstanceWritesToTheNewPrimary() throws Exception {
         int leader = awaitOneLeader(List.of(0, 1, 2));
         for (SluiceHarness h : instances) {
