@@ -1,9 +1,7 @@
 package dev.sluice.server.switchover;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * When {@code failover: auto} fails over by itself (BEHAVIOUR §10): once the node Sluice treats as
@@ -11,17 +9,16 @@ import java.util.Set;
  * {@code down-after} misses). It fires once per outage: an answered check starts the count again,
  * and a failover that was refused or called off is not tried again by itself (the operator runs
  * {@code ./sluice failover} once what stopped it is fixed). Counts of replicas are ignored: only a
- * primary is failed over. In cluster mode only the leader fails over (BEHAVIOUR §11): an instance
- * that is not leader leaves it to the leader, and one that becomes leader while the outage lasts
- * fails over at its next miss (the leader may have gone with the primary). Pure; thread-safe (the
- * monitor reports from several event loops).
+ * primary is failed over. In cluster mode only the instance that leads at that miss fails over
+ * (BEHAVIOUR §11); the others leave it to the leader. One that becomes leader later in the outage
+ * does not fail over by itself: it cannot tell a leader gone with the primary from a leader cut off
+ * from etcd whose failover is still running, and a second failover would move the primary twice.
+ * Pure; thread-safe (the monitor reports from several event loops).
  */
 public final class FailoverTrigger {
     private final boolean auto;
     private final int threshold;
     private final Map<String, Integer> inRow = new HashMap<>();
-    /** Primaries whose outage has had its one automatic failover. */
-    private final Set<String> fired = new HashSet<>();
 
     /** What a missed check leads to. */
     public enum Decision {
@@ -49,7 +46,6 @@ public final class FailoverTrigger {
     /** A check of {@code node} was answered. */
     public synchronized void answered(String node) {
         inRow.remove(node);
-        fired.remove(node);
     }
 
     /**
@@ -63,24 +59,18 @@ public final class FailoverTrigger {
 
     /**
      * A check of {@code node} was missed, {@code leading} saying whether this instance is the leader
-     * now: {@link Decision#FAIL_OVER} once per outage of the primary, on the leader, from the
-     * {@link #threshold()}th miss in a row; {@link Decision#LEFT_TO_LEADER} at that miss on any
-     * other instance.
+     * now: at the primary's {@link #threshold()}th miss in a row, {@link Decision#FAIL_OVER} on the
+     * leader and {@link Decision#LEFT_TO_LEADER} on any other instance.
      */
     public synchronized Decision missed(String node, boolean primary, boolean leading) {
         if (!primary) {
             inRow.remove(node);
-            fired.remove(node);
             return Decision.NONE;
         }
         int n = inRow.merge(node, 1, Integer::sum);
-        if (!auto || n < threshold || fired.contains(node)) {
+        if (!auto || n != threshold) {
             return Decision.NONE;
         }
-        if (leading) {
-            fired.add(node);
-            return Decision.FAIL_OVER;
-        }
-        return n == threshold ? Decision.LEFT_TO_LEADER : Decision.NONE;
+        return leading ? Decision.FAIL_OVER : Decision.LEFT_TO_LEADER;
     }
 }

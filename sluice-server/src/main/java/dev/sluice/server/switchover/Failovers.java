@@ -75,7 +75,7 @@ public final class Failovers {
         boolean primary = runtime.topology().node(node).map(Node::isPrimary).orElse(false);
         FailoverTrigger.Decision d = trigger.missed(node, primary, leading.getAsBoolean());
         if (d == FailoverTrigger.Decision.FAIL_OVER) {
-            LOG.warn("the primary '{}' missed {} checks in a row or more: failing over (failover: auto)", node,
+            LOG.warn("the primary '{}' missed {} checks in a row: failing over (failover: auto)", node,
                     trigger.threshold());
             start(Optional.empty(), "auto");
         } else if (d == FailoverTrigger.Decision.LEFT_TO_LEADER) {
