@@ -120,8 +120,9 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     /**
-     * Whether this instance is the leader now: it holds the leader key, and its lease, renewed
-     * {@link #TICK} ago at most by the last tick, is sure to live on etcd's side (BEHAVIOUR §11).
+     * Whether this instance is the leader now: it holds the leader key, and the last renewal of its
+     * lease was sent recently enough that etcd surely keeps the lease still (BEHAVIOUR §11). Read
+     * against the clock at every call, so a tick held up by an unreachable etcd ends it too.
      */
     public boolean leading() {
         return leadership.leadingAt(System.nanoTime(), LEASE_TTL);
@@ -266,6 +267,7 @@ public final class ClusterMember implements AutoCloseable {
             renewalSentAt = sentAt;
             return;
         }
+        // Forgotten first: if the grant fails, the next tick must not renew (or campaign with) the expired lease.
         lease = 0;
         lease = store.grantLease(LEASE_TTL);
         renewalSentAt = sentAt;
