@@ -139,8 +139,9 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
                 PRIMARY_POSITION_TIMEOUT);
         runtime.primaryPositions(primaryPositions);
         Switchovers switchovers = new Switchovers(runtime, workers, () -> monitorLogin(runtime.config().monitor()));
+        // In cluster mode only the leader fails over by itself (BEHAVIOUR §11).
         Failovers failovers = new Failovers(runtime, workers, () -> monitorLogin(runtime.config().monitor()),
-                switchovers);
+                switchovers, cluster.<java.util.function.BooleanSupplier>map(m -> m::leading).orElse(() -> true));
         monitor.onChecks(new Monitor.CheckListener() {
             @Override
             public void answered(String node) {
@@ -154,6 +155,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         });
         this.control = new LiveProxyControl(runtime, this, configFile, switchovers, failovers);
         metrics.registerGauges(control::describe, () -> runtime.poolUse(POOL_READ_TIMEOUT));
+        cluster.ifPresent(m -> metrics.clusterLeader(m::leading));
         this.adminControl = cluster.<ProxyControl>map(m -> new ClusterProxyControl(control, m)).orElse(control);
         RecentHistory recent = new RecentHistory();
         this.history = new HistorySampler(recent, () -> new Readings(

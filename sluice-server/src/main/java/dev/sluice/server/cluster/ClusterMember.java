@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * This instance's part in a cluster (BEHAVIOUR §11). At start it seeds etcd from its file when the
  * prefix holds no configuration, and starts from what etcd holds. Then it runs every later write of
  * the shared configuration — its own admin changes included — from a watch, and once a
- * {@link #TICK} reads etcd again: that read renews the instance's registration, refreshes the list
- * of instances, and catches up on anything a broken watch missed (etcd restarted, cut off). Every
- * write is run by one thread, in revision order; a revision is run at most once.
+ * {@link #TICK} reads etcd again: that read renews the instance's registration, campaigns for the
+ * leadership ({@link Leadership}), refreshes the list of instances, and catches up on anything a
+ * broken watch missed (etcd restarted, cut off). Every write is run by one thread, in revision
+ * order; a revision is run at most once.
  */
 public final class ClusterMember implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterMember.class);
@@ -51,6 +52,12 @@ public final class ClusterMember implements AutoCloseable {
     private long lease;
     private volatile boolean reachable = true;
     private volatile List<InstanceDescription> instances = List.of();
+    /** What the last campaign found; replaced as a whole, read by any thread. */
+    private volatile Leadership leadership = Leadership.UNKNOWN;
+    /** Whether the log last said this instance is leader. Only on {@link #thread}. */
+    private boolean saidLeading;
+    /** When the last renewal (or grant) of {@link #lease} was sent. */
+    private long renewalSentAt;
     /** The drains of the configuration this instance started with: run once it runs. */
     private List<String> drainingAtStart = List.of();
 
@@ -112,6 +119,25 @@ public final class ClusterMember implements AutoCloseable {
         return instances;
     }
 
+    /**
+     * Whether this instance is the leader now: it holds the leader key, and the last renewal of its
+     * lease was sent recently enough that etcd surely keeps the lease still (BEHAVIOUR §11). Read
+     * against the clock at every call, so a tick held up by an unreachable etcd ends it too.
+     */
+    public boolean leading() {
+        return leadership.leadingAt(System.nanoTime(), LEASE_TTL);
+    }
+
+    /** The leader's name as the last campaign found it; empty when unknown (etcd unreachable) or none. */
+    public Optional<String> leader() {
+        return leadership.leader();
+    }
+
+    /** This instance's name. */
+    public String name() {
+        return cluster.name();
+    }
+
     /** Whether etcd answered the last read. */
     public boolean reachable() {
         return reachable;
@@ -157,11 +183,15 @@ public final class ClusterMember implements AutoCloseable {
                 watch();
             }
             keepRegistered();
+            campaign();
             instances = readInstances();
         } catch (EtcdUnreachableException e) {
             if (thread.isShutdown()) {
                 return;
             }
+            // The lease was not renewed: whoever holds the key, this instance no longer counts on it.
+            leadership = Leadership.UNKNOWN;
+            sayWhetherLeading("etcd is unreachable, so its lease cannot be renewed");
             if (reachable) {
                 LOG.warn("cluster '{}': etcd is unreachable ({}); serving with the configuration of revision {}; "
                         + "admin changes are refused until it is back", cluster.prefix(), e.getMessage(),
@@ -169,8 +199,31 @@ public final class ClusterMember implements AutoCloseable {
             }
             reachable = false;
         } catch (RuntimeException e) {
+            leadership = Leadership.UNKNOWN;
+            sayWhetherLeading("its tick failed: " + e);
             LOG.error("cluster '{}': {}", cluster.prefix(), e.toString(), e);
         }
+    }
+
+    /** Takes the leader key if no one holds it, and learns who does. Only on {@link #thread}. */
+    private void campaign() throws EtcdUnreachableException {
+        leadership = Leadership.afterCampaign(store.campaign(cluster.name(), lease), lease, renewalSentAt);
+        sayWhetherLeading(leadership.leader().map(l -> "'" + l + "' holds the leadership")
+                .orElse("no instance holds the leadership"));
+    }
+
+    /** Logs when this instance becomes or stops being leader; {@code otherwise} says why it is not. */
+    private void sayWhetherLeading(String otherwise) {
+        boolean now = leading();
+        if (now && !saidLeading) {
+            LOG.info("cluster '{}': this instance '{}' is now the leader: automatic failovers, switchovers and "
+                    + "failovers are run here", cluster.prefix(), cluster.name());
+        } else if (!now && saidLeading) {
+            LOG.warn("cluster '{}': this instance '{}' is no longer the leader: {}", cluster.prefix(), cluster.name(),
+                    leadership.mine() ? "its lease was last renewed more than "
+                            + LEASE_TTL.minus(Leadership.GUARD).toMillis() + " ms ago" : otherwise);
+        }
+        saidLeading = now;
     }
 
     /** Runs, refuses or seeds what etcd holds. Only on {@link #thread}. */
@@ -208,10 +261,16 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     private void keepRegistered() throws EtcdUnreachableException {
+        // Taken before the call: etcd counts the lease's time from when the call reached it, not earlier.
+        long sentAt = System.nanoTime();
         if (lease != 0 && store.renew(lease)) {
+            renewalSentAt = sentAt;
             return;
         }
+        // Forgotten first: if the grant fails, the next tick must not renew (or campaign with) the expired lease.
+        lease = 0;
         lease = store.grantLease(LEASE_TTL);
+        renewalSentAt = sentAt;
         try {
             store.register(AdminJson.MAPPER.writeValueAsString(self.get()), lease);
         } catch (JsonProcessingException e) {
@@ -243,11 +302,16 @@ public final class ClusterMember implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         watcher.ifPresent(Watch.Watcher::close);
+        leadership = Leadership.UNKNOWN;
+        if (saidLeading) {
+            LOG.info("cluster '{}': this instance '{}' is no longer the leader: it closes", cluster.prefix(),
+                    cluster.name());
+        }
         if (lease != 0) {
             try {
                 store.revoke(lease);
             } catch (EtcdUnreachableException e) {
-                LOG.info("cluster '{}': could not end the registration ({}); it expires within {} s",
+                LOG.info("cluster '{}': could not end the registration and leadership ({}); they expire within {} s",
                         cluster.prefix(), e.getMessage(), LEASE_TTL.toSeconds());
             }
         }

@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * would be, and written back with a compare-and-swap on the revision read. Every instance — this one
  * included — then runs it from its watch; the answer waits until this one has. A change that lost
  * the swap to another is refused (409) and one that could not reach etcd too (503): nothing is
- * merged, so nothing is lost silently. Drains are shared the same way. Reads, digests and
- * switchovers stay this instance's.
+ * merged, so nothing is lost silently. Drains are shared the same way. Reads and digests stay this
+ * instance's; a switchover or failover runs only on the leader ({@link LeaderOnly}).
  */
 public final class ClusterProxyControl implements ProxyControl {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterProxyControl.class);
@@ -48,7 +48,7 @@ public final class ClusterProxyControl implements ProxyControl {
     public ProxyDescription describe() {
         ProxyDescription d = local.describe();
         return new ProxyDescription(d.version(), d.uptimeSeconds(), d.endpoints(), d.nodes(), d.switchover(),
-                d.failover(), member.instances());
+                d.failover(), member.instances(), member.leader().orElse(null));
     }
 
     @Override
@@ -106,13 +106,24 @@ public final class ClusterProxyControl implements ProxyControl {
 
     @Override
     public CompletableFuture<SwitchoverOutcome> switchover(Optional<String> to) {
+        leaderOnly("switchover");
         return local.switchover(to);
     }
 
-    /** Run by this instance, like a switchover: no leader is elected (BEHAVIOUR §11). */
     @Override
     public CompletableFuture<SwitchoverOutcome> failover(Optional<String> to) {
+        leaderOnly("failover");
         return local.failover(to);
+    }
+
+    /** Throws the refusal (answered with its status by the admin API) unless this instance is leader. */
+    private void leaderOnly(String what) {
+        Optional<AdminException> refused = LeaderOnly.refusal(what, member.name(), member.leading(), member.leader(),
+                member.instances(), member.reachable());
+        if (refused.isPresent()) {
+            LOG.info("{} refused: {}", what, refused.get().getMessage());
+            throw refused.get();
+        }
     }
 
     /**

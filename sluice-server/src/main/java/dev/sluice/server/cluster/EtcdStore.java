@@ -28,7 +28,7 @@ import java.util.function.Consumer;
 
 /**
  * Cluster mode's keys in etcd, through jetcd: the shared configuration (read, seeded, swapped on its
- * revision, watched) and the instances' registrations under a lease. Every call is bounded by
+ * revision, watched), the instances' registrations under a lease, and the leader key. Every call is bounded by
  * {@link #CALL_TIMEOUT}: jetcd retries an unreachable etcd by itself, and a caller that waited for
  * that would hang an admin request or the renewal of the lease.
  */
@@ -116,6 +116,23 @@ final class EtcdStore implements AutoCloseable {
     /** Puts this instance's registration under {@code lease}. */
     void register(String json, long lease) throws EtcdUnreachableException {
         await(kv.put(bytes(cluster.instanceKey()), bytes(json), PutOption.builder().withLeaseId(lease).build()));
+    }
+
+    /**
+     * Takes the leader key for {@code name} under {@code lease} if no one holds it, in one
+     * transaction (create revision 0: absent); the holder either way, empty only if the key vanished
+     * in between.
+     */
+    Optional<Leadership.LeaderKey> campaign(String name, long lease) throws EtcdUnreachableException {
+        ByteSequence key = bytes(cluster.leaderKey());
+        TxnResponse r = await(kv.txn().If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
+                .Then(Op.put(key, bytes(name), PutOption.builder().withLeaseId(lease).build()))
+                .Else(Op.get(key, GetOption.DEFAULT)).commit());
+        if (r.isSucceeded()) {
+            return Optional.of(new Leadership.LeaderKey(name, lease));
+        }
+        return r.getGetResponses().stream().flatMap(g -> g.getKvs().stream()).findFirst()
+                .map(k -> new Leadership.LeaderKey(text(k.getValue()), k.getLease()));
     }
 
     /** Every registration under the prefix, as stored. */

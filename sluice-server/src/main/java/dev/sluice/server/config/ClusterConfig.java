@@ -33,6 +33,11 @@ public record ClusterConfig(List<URI> etcd, String name, String prefix) {
         return prefix + "/instances/";
     }
 
+    /** The key the instances campaign for: the leader's name, under its lease (BEHAVIOUR §11). */
+    public String leaderKey() {
+        return prefix + "/leader";
+    }
+
     /** This instance's registration key. */
     public String instanceKey() {
         return instancesPrefix() + name;

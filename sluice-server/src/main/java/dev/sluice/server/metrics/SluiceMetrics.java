@@ -3,6 +3,7 @@ package dev.sluice.server.metrics;
 import dev.sluice.server.admin.ProxyDescription;
 import dev.sluice.server.pool.NodePoolUse;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -269,6 +271,13 @@ public final class SluiceMetrics implements AutoCloseable {
             g.refresh();
         }
         return registry.scrape();
+    }
+
+    /** In cluster mode: {@code sluice_cluster_leader}, 1 while this instance is the leader (BEHAVIOUR §11), else 0. */
+    public void clusterLeader(BooleanSupplier leading) {
+        Gauge.builder("sluice.cluster.leader", () -> leading.getAsBoolean() ? 1 : 0)
+                .description("1 while this instance is the cluster's leader, which runs switchovers and failovers")
+                .register(registry);
     }
 
     /** The registry, for meters other parts of Sluice want to add. */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +32,8 @@ public final class Failovers {
     private final Supplier<LoginRequest> login;
     private final Switchovers switchovers;
     private final FailoverTrigger trigger;
+    /** Whether this instance decides automatic failovers: always alone, only as the leader in cluster mode. */
+    private final BooleanSupplier leading;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean rejoining = new AtomicBoolean();
     private volatile FailoverStatus status = FailoverStatus.NONE;
@@ -50,8 +53,9 @@ public final class Failovers {
     private volatile long lastRejoinAttempt;
 
     public Failovers(ProxyRuntime runtime, EventLoopGroup loops, Supplier<LoginRequest> login,
-            Switchovers switchovers) {
+            Switchovers switchovers, BooleanSupplier leading) {
         this.runtime = runtime;
+        this.leading = leading;
         this.loops = loops;
         this.login = login;
         this.switchovers = switchovers;
@@ -69,10 +73,15 @@ public final class Failovers {
     /** A check of {@code node} was missed, after the monitor applied what it makes of it. */
     public void missed(String node) {
         boolean primary = runtime.topology().node(node).map(Node::isPrimary).orElse(false);
-        if (trigger.missed(node, primary)) {
+        FailoverTrigger.Decision d = trigger.missed(node, primary, leading.getAsBoolean());
+        if (d == FailoverTrigger.Decision.FAIL_OVER) {
             LOG.warn("the primary '{}' missed {} checks in a row: failing over (failover: auto)", node,
                     trigger.threshold());
             start(Optional.empty(), "auto");
+        } else if (d == FailoverTrigger.Decision.LEFT_TO_LEADER) {
+            LOG.warn("the primary '{}' missed {} checks in a row; this instance is not the cluster's leader: the "
+                    + "leader fails over, and this instance follows the new primary once it is writable", node,
+                    trigger.threshold());
         }
     }
 

@@ -22,4 +22,14 @@ class InstancesInDescriptionTest {
         assertThat(AdminJson.MAPPER.readTree(text).get("instances").get(0).get("name").asText()).isEqualTo("a");
         assertThat(AdminJson.MAPPER.readValue(text, ProxyDescription.class).instances()).isEqualTo(d.instances());
     }
+
+    @Test
+    void theLeaderIsShownInClusterModeAndLeftOutOtherwise() throws Exception {
+        ProxyDescription d = new ProxyDescription("v", 1, List.of(), List.of(), SwitchoverStatus.NONE,
+                dev.sluice.server.switchover.FailoverStatus.NONE, List.of(), "b");
+        JsonNode json = AdminJson.MAPPER.readTree(AdminJson.MAPPER.writeValueAsString(d));
+        assertThat(json.get("leader").asText()).isEqualTo("b");
+        assertThat(AdminJson.MAPPER.valueToTree(new ProxyDescription("v", 1, List.of(), List.of())).has("leader"))
+                .isFalse();
+    }
 }

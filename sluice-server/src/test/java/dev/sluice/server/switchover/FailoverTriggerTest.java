@@ -40,4 +40,51 @@ class FailoverTriggerTest {
         }
         assertThat(fired.isEmpty() ? null : String.join(",", fired)).isEqualTo(firesAt);
     }
+
+    /**
+     * In cluster mode, with {@code L} a missed check of the primary while this instance leads and
+     * {@code F} one while it follows: the outcome lists each non-NONE decision as position:decision.
+     * Failover-after 3, down-after 2. Becoming leader after the threshold (FFFLL) starts nothing: the
+     * former leader may be failing over still.
+     */
+    @ParameterizedTest(name = "[{index}] {0} -> {1}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            # checks   | decisions
+            LLLLL      | 3:FAIL_OVER
+            FFFFF      | 3:LEFT_TO_LEADER
+            FFFLL      | 3:LEFT_TO_LEADER
+            FFLLL      | 3:FAIL_OVER
+            LLFLL      | 3:LEFT_TO_LEADER
+            LLLFL      | 3:FAIL_OVER
+            FFFpLLL    | 3:LEFT_TO_LEADER,7:FAIL_OVER
+            LLLpLLL    | 3:FAIL_OVER,7:FAIL_OVER
+            LLLRLLL    | 3:FAIL_OVER,7:FAIL_OVER
+            FFRLL      | -
+            """)
+    void onlyTheInstanceLeadingAtTheThresholdFailsOverNeverOneThatLeadsLater(String checks, String decisions) {
+        FailoverTrigger trigger = new FailoverTrigger(true, 3, 2);
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < checks.length(); i++) {
+            char c = checks.charAt(i);
+            if (c == 'p') {
+                trigger.answered("primary");
+                continue;
+            }
+            FailoverTrigger.Decision d = c == 'R' ? trigger.missed("primary", false, true)
+                    : trigger.missed("primary", true, c == 'L');
+            if (d != FailoverTrigger.Decision.NONE) {
+                seen.add((i + 1) + ":" + d);
+            }
+        }
+        assertThat(seen.isEmpty() ? null : String.join(",", seen)).isEqualTo(decisions);
+    }
+
+    @ParameterizedTest(name = "[{index}] manual, leading {0}")
+    @CsvSource({"true", "false"})
+    void manualNeverDecidesAnything(boolean leading) {
+        FailoverTrigger trigger = new FailoverTrigger(false, 3, 2);
+        for (int i = 0; i < 6; i++) {
+            assertThat(trigger.missed("primary", true, leading)).isEqualTo(FailoverTrigger.Decision.NONE);
+        }
+    }
 }
