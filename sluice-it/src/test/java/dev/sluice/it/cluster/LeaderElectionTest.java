@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.it.support.AdminClient;
 import dev.sluice.it.support.EtcdServer;
 import dev.sluice.it.support.NettyLeaks;
 import dev.sluice.it.support.SandboxCluster;
@@ -33,7 +34,11 @@ import org.junit.jupiter.api.TestInfo;
  * sandbox healthy again (node 0 the primary).
  */
 class LeaderElectionTest {
-    private static final int ETCD_PORT = Integer.getInteger("sluice.etcd.port", 23790);
+    /** As ClusterConfigTest's: follows the sandbox port, so runs side by side do not share an etcd. */
+    private static final int ETCD_PORT = Integer.getInteger("sluice.etcd.port",
+            20_000 + (SandboxCluster.BASE_PORT - 3_000) * 2);
+    /** A change in cluster mode may wait for etcd and for its own instance to run it. */
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(20);
     private static final String PREFIX = "/sluice-it/leader-election";
     private static final String TABLE = "test.leader_writes";
     private static final List<String> NAMES = List.of("a", "b", "c");
@@ -59,7 +64,7 @@ class LeaderElectionTest {
     private static EtcdServer etcd;
     private static SandboxCluster sandbox;
     private final List<SluiceHarness> instances = new ArrayList<>();
-    private final List<ClusterAdmin> admins = new ArrayList<>();
+    private final List<AdminClient> admins = new ArrayList<>();
 
     @BeforeAll
     static void start() {
@@ -97,7 +102,7 @@ class LeaderElectionTest {
         for (CompletableFuture<SluiceHarness> s : starting) {
             SluiceHarness h = s.get(2, TimeUnit.MINUTES);
             instances.add(h);
-            admins.add(new ClusterAdmin(h.adminAddress()));
+            admins.add(new AdminClient(h.adminAddress(), "", ADMIN_TIMEOUT));
         }
     }
 
@@ -116,7 +121,7 @@ class LeaderElectionTest {
         int leader = awaitOneLeader(List.of(0, 1, 2));
         String name = NAMES.get(leader);
         int other = (leader + 1) % 3;
-        ClusterAdmin.Reply refused = admins.get(other).post("/v1/switchover", "{}");
+        AdminClient.Reply refused = admins.get(other).post("/v1/switchover", "{}");
         assertThat(refused.status()).as(refused.body()).isEqualTo(409);
         assertThat(refused.json().get("error").asText()).contains("send it to '" + name + "'")
                 .contains("http://127.0.0.1:" + instances.get(leader).adminAddress().getPort() + "/v1/switchover");
@@ -147,7 +152,7 @@ class LeaderElectionTest {
         });
         System.out.printf("[leader] etcd stopped; '%s' no longer leads %d ms after the stop began%n",
                 NAMES.get(leader), Duration.ofNanos(System.nanoTime() - before).toMillis());
-        ClusterAdmin.Reply refused = admins.get(leader).post("/v1/switchover", "{}");
+        AdminClient.Reply refused = admins.get(leader).post("/v1/switchover", "{}");
         assertThat(refused.status()).as(refused.body()).isEqualTo(503);
         assertThat(refused.json().get("error").asText()).contains("etcd is unreachable");
 
