@@ -138,7 +138,8 @@ public final class Router {
     /**
      * Whether a statement that asks about the previous one (SHOW WARNINGS, FOUND_ROWS(), ROW_COUNT(),
      * {@code @@warning_count}, GET DIAGNOSTICS) does nothing else. One that also writes, locks or
-     * assigns ({@code UPDATE t SET n = ROW_COUNT()}, {@code SELECT FOUND_ROWS() INTO @n}) is routed
+     * assigns ({@code UPDATE t SET n = ROW_COUNT()}, {@code SELECT FOUND_ROWS() INTO @n},
+     * {@code SELECT @n := FOUND_ROWS()}) is routed
      * by the write rule below: to the primary, never to the replica that ran the previous read.
      * GET DIAGNOSTICS is no read kind, yet it only reports on the previous statement.
      */
@@ -147,7 +148,7 @@ public final class Router {
             return true;
         }
         return s.kind().isRead() && !s.has(StatementProperty.LOCKING_READ) && !s.has(StatementProperty.SELECT_INTO)
-                && !s.has(StatementProperty.SEQUENCE);
+                && !s.has(StatementProperty.SEQUENCE) && !s.has(StatementProperty.USER_VARIABLE_WRITE);
     }
 
     /** SHOW WARNINGS, FOUND_ROWS(), …: where the previous statement ran, if that node is still there. */
