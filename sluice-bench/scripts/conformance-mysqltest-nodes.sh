@@ -19,6 +19,11 @@ readonly MTR_DB_SQL="CREATE DATABASE IF NOT EXISTS mtr;
   CREATE OR REPLACE DEFINER=root@localhost PROCEDURE mtr.add_suppression(pattern VARCHAR(255))
     INSERT INTO mtr.test_suppressions (pattern) VALUES (pattern);"
 
+# Globals that cases change and put back only at their end (main.packet sets max_allowed_packet to
+# its minimum): a case that fails before its end would leave every later statement of the run
+# larger than that refused (ER_NET_PACKET_TOO_LARGE). The reset sets them back to the primary's
+# values before the run, with the run's globals.
+readonly RESTORED_GLOBALS=(max_allowed_packet net_buffer_length)
 readonly SQL_THREAD_RESTART_TIMEOUT_S=60
 SAVED_GLOBALS=()
 
@@ -86,7 +91,12 @@ export_reset_environment() {
   CONFORMANCE_PRIMARY_SOCKET="$(sandbox_socket 0)"
   export CONFORMANCE_BASELINE="$BENCH_WORK/baseline.txt" CONFORMANCE_MYSQLTEST="$MYSQLTEST_BIN"
   export MYSQL_TEST="$RESET_WRAPPER"
-  CONFORMANCE_GLOBALS="$(IFS=,; printf '%s' "${MTR_GLOBALS[*]}")"
+  local name
+  local -a globals=("${MTR_GLOBALS[@]}")
+  for name in "${RESTORED_GLOBALS[@]}"; do
+    globals+=("$name=$(sandbox_root_sql "$SANDBOX_DIR" 0 "SELECT @@GLOBAL.$name")")
+  done
+  CONFORMANCE_GLOBALS="$(IFS=,; printf '%s' "${globals[*]}")"
   export CONFORMANCE_GLOBALS
 }
 

@@ -106,9 +106,9 @@ public final class Router {
             return RouteDecision.primary(RouteReason.WRITE);
         }
         // User variables set by SET reach every backend as literals (BEHAVIOUR §3): a read of them may go
-        // to a replica, unless one was assigned another way (SELECT @v := …, … INTO @v) and lives on
-        // the primary only.
-        if ((s.has(StatementProperty.USER_VARIABLE_READ) && session.userVariablesOnPrimaryOnly())
+        // to a replica, unless one was assigned another way (SELECT @v := …, … INTO @v, stored code
+        // such as a trigger) and lives on the primary only.
+        if ((s.has(StatementProperty.USER_VARIABLE_READ) && session.userVariableReadsOnPrimary())
                 || s.has(StatementProperty.USER_VARIABLE_WRITE)
                 || s.has(StatementProperty.LAST_INSERT_ID) || s.has(StatementProperty.LOCKING_FUNCTION)) {
             return RouteDecision.primary(RouteReason.SESSION_DEPENDENT);
@@ -138,7 +138,8 @@ public final class Router {
     /**
      * Whether a statement that asks about the previous one (SHOW WARNINGS, FOUND_ROWS(), ROW_COUNT(),
      * {@code @@warning_count}, GET DIAGNOSTICS) does nothing else. One that also writes, locks or
-     * assigns ({@code UPDATE t SET n = ROW_COUNT()}, {@code SELECT FOUND_ROWS() INTO @n}) is routed
+     * assigns ({@code UPDATE t SET n = ROW_COUNT()}, {@code SELECT FOUND_ROWS() INTO @n},
+     * {@code SELECT @n := FOUND_ROWS()}) is routed
      * by the write rule below: to the primary, never to the replica that ran the previous read.
      * GET DIAGNOSTICS is no read kind, yet it only reports on the previous statement.
      */
@@ -147,7 +148,7 @@ public final class Router {
             return true;
         }
         return s.kind().isRead() && !s.has(StatementProperty.LOCKING_READ) && !s.has(StatementProperty.SELECT_INTO)
-                && !s.has(StatementProperty.SEQUENCE);
+                && !s.has(StatementProperty.SEQUENCE) && !s.has(StatementProperty.USER_VARIABLE_WRITE);
     }
 
     /** SHOW WARNINGS, FOUND_ROWS(), …: where the previous statement ran, if that node is still there. */

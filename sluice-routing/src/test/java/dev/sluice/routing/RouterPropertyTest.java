@@ -247,7 +247,7 @@ class RouterPropertyTest {
             // 1. writes, DDL, locking reads and transactions stay on the primary
             assertThat(s.kind().isRead()).as(context).isTrue();
             // A user variable read may leave the primary only while every user variable reached every backend.
-            assertThat(s.has(StatementProperty.USER_VARIABLE_READ) && session.userVariablesOnPrimaryOnly())
+            assertThat(s.has(StatementProperty.USER_VARIABLE_READ) && session.userVariableReadsOnPrimary())
                     .as(context).isFalse();
             for (StatementProperty p : new StatementProperty[] {StatementProperty.LOCKING_READ,
                 StatementProperty.SELECT_INTO, StatementProperty.SEQUENCE,

@@ -149,6 +149,23 @@ class RouterTest {
     }
 
     @Test
+    void userVariableReadsStayOnThePrimaryOnceStoredCodeMayHaveAssignedThemThere() {
+        run("SET @sum = 0", IDLE);
+        assertThat(route("SELECT @sum")).as("SET gave every backend its value").isInstanceOf(RouteDecision.ToReplica.class);
+        // A trigger of t1 may run SET @sum = @sum + NEW.val on the primary alone.
+        run("INSERT INTO t1 VALUES (10), (20)", IDLE);
+        assertThat(route("SELECT @sum")).isEqualTo(RouteDecision.primary(RouteReason.SESSION_DEPENDENT));
+        assertThat(route("SELECT 1")).as("reads without user variables still split").isInstanceOf(RouteDecision.ToReplica.class);
+        assertThat(session.userVariablesOnPrimaryOnly()).as("no assignment known: a switchover may move the session")
+                .isFalse();
+        session.reset();
+        assertThat(route("SELECT @sum")).isInstanceOf(RouteDecision.ToReplica.class);
+        run("SELECT my_counter()", IDLE);
+        assertThat(route("SELECT @calls")).as("after a stored function").isEqualTo(
+                RouteDecision.primary(RouteReason.SESSION_DEPENDENT));
+    }
+
+    @Test
     void sessionCommandsGoEverywhereExceptThroughThePreparedProtocol() {
         Statement names = SqlClassifier.classify("SET NAMES utf8mb4");
         assertThat(Router.route(names, session, view, ActiveRequests.NONE))

@@ -130,6 +130,21 @@ class SessionStateOnEveryBackendTest {
     }
 
     @Test
+    void aUserVariableATriggerAssignedOnThePrimaryIsReadAsThePrimaryHasIt() throws Exception {
+        cluster.exec(cluster.primary(), "CREATE TABLE test.sluice_summed (val INT)",
+                "CREATE TRIGGER test.sluice_sum BEFORE INSERT ON test.sluice_summed FOR EACH ROW SET @sum = @sum + NEW.val");
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("SET @sum = 0");
+            s.execute("INSERT INTO test.sluice_summed VALUES (10), (20), (30)");
+            assertThat(reads(s, "SELECT @sum")).extracting(Answer::value).containsOnly("60");
+            assertThat(nodes(reads(s, "SELECT COUNT(*), @@server_id FROM test.sluice_summed")))
+                    .as("reads without user variables still split").doesNotContain("primary");
+        } finally {
+            cluster.exec(cluster.primary(), "DROP TABLE IF EXISTS test.sluice_summed");
+        }
+    }
+
+    @Test
     void aSchemaWithACyrillicNameIsUsedOnABackendOpenedAfterSetCharacterSet() throws Exception {
         try (RawMysqlClient c = RawMysqlClient.login(sluice.port("rw"), SandboxCluster.APP_USER,
                 SandboxCluster.APP_PASSWORD, null, READ_TIMEOUT)) {

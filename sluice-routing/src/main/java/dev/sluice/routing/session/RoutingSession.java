@@ -67,6 +67,11 @@ public final class RoutingSession implements WeightSource {
     private ClientCharset clientCharset;
     /** A user variable was assigned by other means than a SET whose values every backend got. */
     private boolean userVariablesOnPrimaryOnly;
+    /**
+     * Stored code ran on the primary (a write's triggers, a stored function, an EXECUTE): it may
+     * have assigned user variables there that no other backend got, and Sluice cannot see which.
+     */
+    private boolean storedCodeRanOnPrimary;
 
     private RoutingSession(int[] weights, ClientCharset loginCharset) {
         this.weights = weights;
@@ -193,6 +198,16 @@ public final class RoutingSession implements WeightSource {
         return userVariablesOnPrimaryOnly;
     }
 
+    /**
+     * Whether a read of user variables must go to the primary: some live there only, or stored
+     * code ran there and may have assigned any of them ({@code SET @sum = @sum + NEW.val} in a
+     * trigger). Unlike {@link #userVariablesOnPrimaryOnly()}, the latter is no known assignment and
+     * does not keep a switchover from moving the session.
+     */
+    public boolean userVariableReadsOnPrimary() {
+        return userVariablesOnPrimaryOnly || storedCodeRanOnPrimary;
+    }
+
     /** A {@code SET @v = …} ran on the primary but its values could not be given to the other backends. */
     public void userVariablesDiverged() {
         userVariablesOnPrimaryOnly = true;
@@ -249,6 +264,9 @@ public final class RoutingSession implements WeightSource {
         }
         if (touchesTemporaryTable(statement)) {
             lockCauses.add(LockCause.TEMPORARY_TABLE);
+        }
+        if (toPrimary && mayRunStoredCode(statement)) {
+            storedCodeRanOnPrimary = true;
         }
         if (decision instanceof RouteDecision.ToPrimary || decision instanceof RouteDecision.ToAllBackends) {
             previousTarget = PREVIOUS_PRIMARY;
@@ -381,6 +399,7 @@ public final class RoutingSession implements WeightSource {
     public void reset() {
         clientCharset = loginCharset;
         userVariablesOnPrimaryOnly = false;
+        storedCodeRanOnPrimary = false;
         transaction.reset();
         history.clear();
         temporaryTables.clear();
@@ -392,6 +411,18 @@ public final class RoutingSession implements WeightSource {
         schema = Optional.empty();
         pending = null;
         pendingFromTransactionHolder = true;
+    }
+
+    /**
+     * A write of table rows fires the table's triggers, which Sluice does not know of; a stored
+     * function or an SQL-level EXECUTE runs code Sluice does not see. (CALL and compound
+     * statements pin the session to the primary anyway.)
+     */
+    private static boolean mayRunStoredCode(Statement statement) {
+        return switch (statement.kind()) {
+            case INSERT, UPDATE, DELETE, REPLACE, LOAD, EXPLAIN_WRITE, EXECUTE, CALL, COMPOUND -> true;
+            default -> statement.has(StatementProperty.STORED_FUNCTION);
+        };
     }
 
     private void removeTemporaryTable(TableName name) {

@@ -16,7 +16,10 @@ public enum StatementProperty {
     STORED_FUNCTION,
     /** LAST_INSERT_ID(): only the connection that inserted knows it. */
     LAST_INSERT_ID,
-    /** FOUND_ROWS(), ROW_COUNT(), SHOW WARNINGS / ERRORS, @@warning_count, GET DIAGNOSTICS: ask the node that ran the previous statement. */
+    /**
+     * FOUND_ROWS(), ROW_COUNT(), SHOW WARNINGS / ERRORS, @@warning_count, GET DIAGNOSTICS, a read of
+     * information_schema.optimizer_trace: ask the node that ran the previous statement.
+     */
     PREVIOUS_TARGET,
     /** GET_LOCK, RELEASE_LOCK, IS_FREE_LOCK, IS_USED_LOCK, RELEASE_ALL_LOCKS. */
     LOCKING_FUNCTION,

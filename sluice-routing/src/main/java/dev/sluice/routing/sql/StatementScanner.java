@@ -23,6 +23,19 @@ final class StatementScanner {
     static final int MAX_DROPPED_NAMES = 1024;
     /** Routine definitions are recognised by a keyword among the first tokens of a CREATE. */
     private static final int ROUTINE_KEYWORD_WINDOW = 12;
+    /**
+     * {@code information_schema.optimizer_trace} holds the trace of the connection's previous
+     * statement: like SHOW WARNINGS, it is read where that statement ran.
+     */
+    private static final long INFORMATION_SCHEMA = WordHash.of("information_schema");
+    private static final long OPTIMIZER_TRACE = WordHash.of("optimizer_trace");
+    /**
+     * The information_schema tables of SHOW statements that are about one server (PROCESSLIST,
+     * USER_VARIABLES, STATUS): a read of them is {@link StatementProperty#NODE_SPECIFIC} too, so
+     * that it sees the sessions, variables and counters of the node that runs the client's writes.
+     */
+    private static final long[] ONE_SERVERS_TABLES = {WordHash.of("processlist"), WordHash.of("user_variables"),
+        WordHash.of("global_status"), WordHash.of("session_status")};
 
     private byte[] buf;
     private int from;
@@ -261,6 +274,7 @@ final class StatementScanner {
         if (tablePosition && !(lx.keyword == Keyword.DUAL || lx.keyword == Keyword.LATERAL)
                 && !(call && BuiltinWords.isBuiltinFunction(lx))) {
             long hash = lx.hash;
+            long qualifier = 0;
             while (lx.peekPunct('.')) {
                 track();
                 lx.advance();
@@ -269,7 +283,11 @@ final class StatementScanner {
                 }
                 track();
                 lx.advance();
+                qualifier = hash;
                 hash = lx.hash;
+            }
+            if (qualifier == INFORMATION_SCHEMA) {
+                informationSchemaTable(hash);
             }
             tables |= TableFingerprint.ofHash(hash);
             return;
@@ -279,6 +297,18 @@ final class StatementScanner {
         }
         if (call) {
             call(ctePosition);
+        }
+    }
+
+    private void informationSchemaTable(long name) {
+        if (name == OPTIMIZER_TRACE) {
+            set(StatementProperty.PREVIOUS_TARGET);
+            return;
+        }
+        for (long oneServers : ONE_SERVERS_TABLES) {
+            if (name == oneServers) {
+                set(StatementProperty.NODE_SPECIFIC);
+            }
         }
     }
 

@@ -27,13 +27,17 @@ import java.util.regex.Pattern;
  * </ul>
  */
 final class PreviousStatement {
-    /** {@code SELECT ROW_COUNT()}, with an optional alias: the form answered without a backend. */
+    /**
+     * {@code SELECT ROW_COUNT()}, with an optional alias: the form answered without a backend. The
+     * call is captured as written, since without an alias the server names the column by it
+     * ({@code select row_count()} gives the column {@code row_count()}).
+     */
     private static final Pattern ROW_COUNT_QUERY = Pattern.compile(
-            "\\s*SELECT\\s+ROW_COUNT\\s*\\(\\s*\\)(?:\\s+(?:AS\\s+)?(`[^`]+`|[A-Za-z_][A-Za-z_0-9]*))?\\s*;?\\s*",
+            "\\s*SELECT\\s+(ROW_COUNT\\s*\\(\\s*\\))(?:\\s+(?:AS\\s+)?(`[^`]+`|[A-Za-z_][A-Za-z_0-9]*))?\\s*;?\\s*",
             Pattern.CASE_INSENSITIVE);
     /** {@code SELECT FOUND_ROWS()}, with an optional alias. */
     private static final Pattern FOUND_ROWS_QUERY = Pattern.compile(
-            "\\s*SELECT\\s+FOUND_ROWS\\s*\\(\\s*\\)(?:\\s+(?:AS\\s+)?(`[^`]+`|[A-Za-z_][A-Za-z_0-9]*))?\\s*;?\\s*",
+            "\\s*SELECT\\s+(FOUND_ROWS\\s*\\(\\s*\\))(?:\\s+(?:AS\\s+)?(`[^`]+`|[A-Za-z_][A-Za-z_0-9]*))?\\s*;?\\s*",
             Pattern.CASE_INSENSITIVE);
     /** {@code LAST_INSERT_ID(expr)}: sets the value, in an answer Sluice cannot read (a result set). */
     private static final Pattern SETS_LAST_INSERT_ID = Pattern.compile("LAST_INSERT_ID\\s*\\(\\s*[^)\\s]",
@@ -127,15 +131,15 @@ final class PreviousStatement {
      * {@code SELECT ROW_COUNT()}; empty otherwise.
      */
     static Optional<String> rowCountQuery(ByteBuf frame) {
-        return plainQuery(frame, ROW_COUNT_QUERY, "ROW_COUNT()");
+        return plainQuery(frame, ROW_COUNT_QUERY);
     }
 
     /** As {@link #rowCountQuery}, for a plain {@code SELECT FOUND_ROWS()}. */
     static Optional<String> foundRowsQuery(ByteBuf frame) {
-        return plainQuery(frame, FOUND_ROWS_QUERY, "FOUND_ROWS()");
+        return plainQuery(frame, FOUND_ROWS_QUERY);
     }
 
-    private static Optional<String> plainQuery(ByteBuf frame, Pattern form, String column) {
+    private static Optional<String> plainQuery(ByteBuf frame, Pattern form) {
         Optional<String> text = shortText(frame);
         if (text.isEmpty()) {
             return Optional.empty();
@@ -144,9 +148,9 @@ final class PreviousStatement {
         if (!m.matches()) {
             return Optional.empty();
         }
-        String alias = m.group(1);
+        String alias = m.group(2);
         if (alias == null) {
-            return Optional.of(column);
+            return Optional.of(m.group(1));
         }
         return Optional.of(alias.startsWith("`") ? alias.substring(1, alias.length() - 1) : alias);
     }

@@ -25,6 +25,9 @@ class PreviousStatementTest {
     @Test
     void onlyThePlainRowCountQueryIsAnsweredLocally() {
         assertThat(PreviousStatement.rowCountQuery(query("SELECT ROW_COUNT()"))).contains("ROW_COUNT()");
+        assertThat(PreviousStatement.rowCountQuery(query("select row_count()"))).as("named as written")
+                .contains("row_count()");
+        assertThat(PreviousStatement.foundRowsQuery(query("select found_rows();"))).contains("found_rows()");
         assertThat(PreviousStatement.rowCountQuery(query(" select row_count ( ) AS n;"))).contains("n");
         assertThat(PreviousStatement.rowCountQuery(query("SELECT ROW_COUNT() `affected rows`"))).contains("affected rows");
         assertThat(PreviousStatement.rowCountQuery(query("SELECT ROW_COUNT() + 1"))).isEmpty();
