@@ -25,6 +25,8 @@ public final class SandboxAsFound implements BeforeAllCallback, AfterAllCallback
     private static final Duration CONNECTIONS_GONE = Duration.ofSeconds(15);
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SandboxAsFound.class);
     private static final String BEFORE = "before";
+    private static final String CLIENT_ACCOUNTS =
+            "user NOT IN ('root', 'repl', 'system user', 'event_scheduler', 'unauthenticated user')";
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -42,6 +44,8 @@ public final class SandboxAsFound implements BeforeAllCallback, AfterAllCallback
                     .until(() -> clientConnections(cluster).isEmpty());
         } catch (ConditionTimeoutException e) {
             differences.add("client connections left after the class: " + clientConnections(cluster));
+            // Ended here, or every later class would fail on them too, for a reason not its own.
+            killClientConnections(cluster);
         }
         Map<String, String> after = fingerprint(cluster);
         for (Map.Entry<String, String> e : before.entrySet()) {
@@ -77,6 +81,26 @@ public final class SandboxAsFound implements BeforeAllCallback, AfterAllCallback
         return out;
     }
 
+    private static void killClientConnections(SandboxCluster cluster) {
+        for (SandboxNode node : cluster.nodes()) {
+            if (!cluster.isRunning(node) || cluster.isPaused(node)) {
+                continue;
+            }
+            String ids = cluster.rootQuery(node, "SELECT GROUP_CONCAT(id) FROM information_schema.processlist WHERE "
+                    + CLIENT_ACCOUNTS);
+            if (ids.isEmpty() || ids.equals("NULL")) {
+                continue;
+            }
+            for (String id : ids.split(",")) {
+                try {
+                    cluster.rootQuery(node, "KILL " + id);
+                } catch (RuntimeException gone) {
+                    // It ended meanwhile.
+                }
+            }
+        }
+    }
+
     /** Connections of accounts other than the sandbox's own (root, replication, the server's threads). */
     private static List<String> clientConnections(SandboxCluster cluster) {
         List<String> out = new ArrayList<>();
@@ -86,7 +110,7 @@ public final class SandboxAsFound implements BeforeAllCallback, AfterAllCallback
             }
             String list = cluster.rootQuery(node, "SELECT GROUP_CONCAT(CONCAT(id, ' ', user, ' ', command, ' ', "
                     + "time, 's ', IFNULL(LEFT(info, 60), '')) SEPARATOR ' | ') FROM information_schema.processlist "
-                    + "WHERE user NOT IN ('root', 'repl', 'system user', 'event_scheduler', 'unauthenticated user')");
+                    + "WHERE " + CLIENT_ACCOUNTS);
             if (!list.isEmpty() && !list.equals("NULL")) {
                 out.add(node.name() + ": " + list);
             }
