@@ -29,14 +29,22 @@ final class NodeConnections implements AutoCloseable {
     private volatile boolean running = true;
 
     private NodeConnections(SandboxCluster cluster) throws SQLException {
-        for (SandboxNode node : cluster.nodes()) {
-            Connection c = cluster.connect(node);
-            watchers.put(node.name(), c);
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
-                rs.next();
-                ownIds.put(node.name(), rs.getLong(1));
+        try {
+            for (SandboxNode node : cluster.nodes()) {
+                Connection c = cluster.connect(node);
+                watchers.put(node.name(), c);
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
+                    rs.next();
+                    ownIds.put(node.name(), rs.getLong(1));
+                }
+                highest.put(node.name(), new AtomicInteger());
             }
-            highest.put(node.name(), new AtomicInteger());
+        } catch (SQLException | RuntimeException e) {
+            // The watchers already open would outlive the test and count against the next one.
+            for (Connection c : watchers.values()) {
+                c.close();
+            }
+            throw e;
         }
         sampler = new Thread(this::sampleUntilClosed, "node-connections");
         sampler.setDaemon(true);
