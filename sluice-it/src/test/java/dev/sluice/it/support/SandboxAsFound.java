@@ -43,7 +43,8 @@ public final class SandboxAsFound implements BeforeAllCallback, AfterAllCallback
             await().atMost(CONNECTIONS_GONE).pollInterval(Duration.ofMillis(200))
                     .until(() -> clientConnections(cluster).isEmpty());
         } catch (ConditionTimeoutException e) {
-            differences.add("client connections left after the class: " + clientConnections(cluster));
+            differences.add("client connections left after the class: " + clientConnections(cluster)
+                    + "; their client ends: " + clientEnds(cluster) + "; " + SocketHolders.sluiceThreads());
             // Ended here, or every later class would fail on them too, for a reason not its own.
             killClientConnections(cluster);
         }
@@ -99,6 +100,28 @@ public final class SandboxAsFound implements BeforeAllCallback, AfterAllCallback
                 }
             }
         }
+    }
+
+    /** Who holds each client connection's socket, and what is queued on it: what a leak report needs. */
+    private static List<String> clientEnds(SandboxCluster cluster) {
+        List<String> out = new ArrayList<>();
+        for (SandboxNode node : cluster.nodes()) {
+            if (!cluster.isRunning(node) || cluster.isPaused(node)) {
+                continue;
+            }
+            String hosts = cluster.rootQuery(node, "SELECT GROUP_CONCAT(CONCAT(id, ' ', host)) FROM "
+                    + "information_schema.processlist WHERE " + CLIENT_ACCOUNTS);
+            if (hosts.isEmpty() || hosts.equals("NULL")) {
+                continue;
+            }
+            for (String idHost : hosts.split(",")) {
+                String host = idHost.substring(idHost.indexOf(' ') + 1);
+                int colon = host.lastIndexOf(':');
+                out.add(node.name() + " " + idHost.substring(0, idHost.indexOf(' ')) + " "
+                        + (colon < 0 ? host + ": not over TCP" : SocketHolders.describe(Integer.parseInt(host.substring(colon + 1)))));
+            }
+        }
+        return out;
     }
 
     /** Connections of accounts other than the sandbox's own (root, replication, the server's threads). */
