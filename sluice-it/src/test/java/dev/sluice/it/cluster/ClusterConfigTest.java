@@ -60,6 +60,8 @@ class ClusterConfigTest {
     /** A change waits on etcd (2 s a call) and on its own instance running it (5 s at most), with margin. */
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(20);
     private static final String PREFIX = "/sluice-it/cluster-config";
+    /** Long enough for the reads that follow a write, short enough to stay under the lag threshold. */
+    private static final int APPLY_LATE_SECONDS = 5;
 
     private static EtcdServer etcd;
     private static SandboxCluster sandbox;
@@ -358,6 +360,70 @@ class ClusterConfigTest {
         });
         for (AdminClient admin : List.of(a, b, c)) {
             assertThat(admin.endpoint("rw").get("consistency-timeout").asText()).isEqualTo("33ms");
+        }
+    }
+
+    /**
+     * Consistency does not stop at an instance: a token taken through one instance gives
+     * read-your-writes through another, and a `global` endpoint of any instance sees commits made
+     * through any other. The replicas apply late (still readable: under the lag threshold), so a
+     * read that ignored either promise would be answered stale by a replica; the plain read shows
+     * that it would.
+     */
+    @Test
+    @Order(8)
+    void aTokenFromOneInstanceAndGlobalReadsHoldThroughTheOthers() throws Exception {
+        var replicas = sandbox.nodes().subList(1, 3);
+        sandbox.exec(sandbox.primary(), "DROP TABLE IF EXISTS test.cluster_token",
+                "CREATE TABLE test.cluster_token (id INT PRIMARY KEY, v INT NOT NULL)",
+                "INSERT INTO test.cluster_token VALUES (1, 0)");
+        sandbox.waitForReplicasCaughtUp(SETTLE);
+        String weights = "\"weights\": {\"" + sandbox.primary().name() + "\": 0, \"" + replicas.get(0).name()
+                + "\": 100, \"" + replicas.get(1).name() + "\": 100}";
+        for (String endpoint : List.of("{\"name\": \"tokens\", \"consistency\": \"eventual\"",
+                "{\"name\": \"everyone\", \"consistency\": \"global\"")) {
+            AdminClient.Reply r = a.post("/v1/endpoints", endpoint + ", \"listen\": \"127.0.0.1:0\", "
+                    + "\"mode\": \"read-write\", " + weights + "}");
+            assertThat(r.status()).as(r.body()).isIn(200, 201);
+        }
+        await().atMost(PROPAGATION).pollInterval(POLL).untilAsserted(() -> {
+            for (int i : List.of(1, 2)) {
+                assertThat(running(i).endpoint("everyone").isMissingNode()).isFalse();
+            }
+        });
+        replicas.forEach(r -> sandbox.delayReplication(r, APPLY_LATE_SECONDS));
+        try {
+            String token;
+            try (Connection writer = instances.get(0).connect("tokens"); Statement s = writer.createStatement()) {
+                s.executeUpdate("UPDATE test.cluster_token SET v = 1 WHERE id = 1");
+                try (ResultSet rs = s.executeQuery("SELECT sluice_last_gtid()")) {
+                    assertThat(rs.next()).isTrue();
+                    token = rs.getString(1);
+                }
+            }
+            assertThat(token).as("the token after a commit through A").isNotBlank();
+            try (Connection reader = instances.get(1).connect("tokens"); Statement s = reader.createStatement()) {
+                assertThat(value(s, "SELECT v FROM test.cluster_token WHERE id = 1"))
+                        .as("without the token, B's replicas answer what they have: the check can fail").isZero();
+                assertThat(value(s, "/*CONSISTENT_WITH=" + token + "*/ SELECT v FROM test.cluster_token WHERE id = 1"))
+                        .as("A's token through B").isEqualTo(1);
+            }
+            try (Connection reader = instances.get(2).connect("everyone"); Statement s = reader.createStatement()) {
+                assertThat(value(s, "SELECT v FROM test.cluster_token WHERE id = 1"))
+                        .as("a global read through C sees A's commit").isEqualTo(1);
+            }
+        } finally {
+            sandbox.restoreHealthy();
+            assertThat(c.delete("/v1/endpoints/tokens").status()).isEqualTo(204);
+            assertThat(c.delete("/v1/endpoints/everyone").status()).isEqualTo(204);
+            sandbox.exec(sandbox.primary(), "DROP TABLE IF EXISTS test.cluster_token");
+        }
+    }
+
+    private static int value(Statement s, String sql) throws java.sql.SQLException {
+        try (ResultSet rs = s.executeQuery(sql)) {
+            assertThat(rs.next()).as("a row from %s", sql).isTrue();
+            return rs.getInt(1);
         }
     }
 
