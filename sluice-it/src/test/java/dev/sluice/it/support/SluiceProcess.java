@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,8 +22,11 @@ import java.util.regex.Pattern;
  * goes to files in a directory of the test's choosing (never to this JVM's streams).
  */
 public final class SluiceProcess implements AutoCloseable {
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    /** A JVM's start on a loaded 2-core machine (a bound, not a wait: start is seen at once). */
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    private static final Pattern ADMIN_LISTENING =
+            Pattern.compile("admin API, metrics and dashboard on http://([^:/]+):(\\d+)/");
 
     private final Process process;
     private final Path stdout;
@@ -86,6 +90,19 @@ public final class SluiceProcess implements AutoCloseable {
 
     public boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** Where its admin API listens, as it logged at start (its file's admin section listens on port 0). */
+    public InetSocketAddress adminAddress() {
+        Matcher m = ADMIN_LISTENING.matcher(output());
+        assertThat(m.find()).as("the admin API's address in the output:\n" + output()).isTrue();
+        return new InetSocketAddress(m.group(1), Integer.parseInt(m.group(2)));
+    }
+
+    /** SIGKILL, as a crash or the OOM killer would end it: nothing is closed, no lease is given back. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Everything the process wrote so far, stdout then stderr. */
