@@ -127,7 +127,12 @@ final class TransactionRecording {
             return;
         }
         int clientId = found.get().clientId();
-        LongData sent = longData.computeIfAbsent(clientId, id -> new LongData());
+        LongData sent = longData.get(clientId);
+        if (sent == null || sent.connectionSerial != backend.serial()) {
+            // Long data lives on one connection: what went to a lost one is not this execution's.
+            sent = new LongData(backend.serial());
+            longData.put(clientId, sent);
+        }
         if (sent.tooLarge) {
             return;
         }
@@ -152,6 +157,9 @@ final class TransactionRecording {
         }
         PreparedStatement ps = found.get();
         LongData sent = longData.remove(ps.clientId());
+        if (sent != null && sent.connectionSerial != backend.serial()) {
+            sent = null;
+        }
         if (length == Packets.MAX_PAYLOAD) {
             return unreplayable(leg, "a statement of 16 MB or more ran in it");
         }
@@ -279,9 +287,15 @@ final class TransactionRecording {
 
     /** The long data sent for one statement since its last execution. */
     private static final class LongData {
+        /** The connection it was sent on: the server keeps it there, and drops it with it. */
+        private final long connectionSerial;
         private final List<byte[]> chunks = new ArrayList<>();
         private long size;
         private boolean tooLarge;
+
+        LongData(long connectionSerial) {
+            this.connectionSerial = connectionSerial;
+        }
 
         void add(byte[] chunk) {
             chunks.add(chunk);

@@ -189,6 +189,76 @@ class TransactionReplayPreparedTest {
     }
 
     @Test
+    void longDataLostWithTheConnectionIsNotPartOfTheNextExecution() {
+        long id = prepare(8);
+        begin();
+        executeOnPrimary(id, 8, 5, true, 1);
+        h.send(Command.COM_STMT_SEND_LONG_DATA, ClientEnd.statementArgument(id, 0, 0, 'o', 'l', 'd'));
+        assertThat(h.backend("primary").take()).isEqualTo("COM_STMT_SEND_LONG_DATA 0800000000006f6c64");
+        lose();
+
+        h.send(Command.COM_STMT_EXECUTE, execute(id, 5, false, 0));
+        FakeBackend replay = h.backend("primary");
+        assertThat(replay.takeClientCommand()).isEqualTo("BEGIN");
+        replay.ok(IN_TRANS);
+        assertThat(replay.takeClientCommand()).isEqualTo(prepareOf(UPDATE));
+        replay.prepareOk(21, 1, 0);
+        assertThat(replay.takeClientCommand()).isEqualTo(executeOf(21, 5, true));
+        answer(replay, 1);
+        assertThat(h.error()).as("the replay went through; the long data did not")
+                .contains("The long data sent for statement (" + id + ") was lost");
+
+        h.send(Command.COM_STMT_SEND_LONG_DATA, ClientEnd.statementArgument(id, 0, 0, 'n', 'e', 'w'));
+        assertThat(replay.take()).isEqualTo("COM_STMT_SEND_LONG_DATA 1500000000006e6577");
+        h.send(Command.COM_STMT_EXECUTE, execute(id, 5, false, 0));
+        assertThat(replay.takeClientCommand()).isEqualTo(executeOf(21, 5, true));
+        answer(replay, 1);
+        h.ok();
+        replay.die();
+        h.runTasks();
+
+        h.query("COMMIT");
+        FakeBackend again = h.backend("primary");
+        assertThat(again.takeClientCommand()).isEqualTo("BEGIN");
+        again.ok(IN_TRANS);
+        assertThat(again.takeClientCommand()).isEqualTo(prepareOf(UPDATE));
+        again.prepareOk(30, 1, 0);
+        assertThat(again.takeClientCommand()).isEqualTo(executeOf(30, 5, true));
+        answer(again, 1);
+        assertThat(again.take()).as("only the long data the second execution ran with")
+                .isEqualTo("COM_STMT_SEND_LONG_DATA 1e00000000006e6577");
+        assertThat(again.takeClientCommand()).isEqualTo(executeOf(30, 5, true));
+        answer(again, 1);
+        assertThat(again.takeClientCommand()).isEqualTo("COMMIT");
+        again.ok(ServerStatus.AUTOCOMMIT);
+        h.ok();
+    }
+
+    @Test
+    void aCloseThatFindsTheTransactionLostRunsAfterTheReplayAndTheSessionGoesOn() {
+        long id = prepare(8);
+        begin();
+        executeOnPrimary(id, 8, 5, true, 1);
+        lose();
+
+        h.c.closeStatement(id);
+        FakeBackend replay = h.backend("primary");
+        assertThat(replay.takeClientCommand()).isEqualTo("BEGIN");
+        replay.ok(IN_TRANS);
+        assertThat(replay.takeClientCommand()).isEqualTo(prepareOf(UPDATE));
+        replay.prepareOk(21, 1, 0);
+        assertThat(replay.takeClientCommand()).isEqualTo(executeOf(21, 5, true));
+        answer(replay, 1);
+        assertThat(replay.take()).as("the client's CLOSE, under the replay's id").isEqualTo("COM_STMT_CLOSE 15000000");
+        assertThat(h.hasAnswer()).as("CLOSE has no answer").isFalse();
+
+        h.query("COMMIT");
+        assertThat(replay.takeClientCommand()).as("the session takes its next command").isEqualTo("COMMIT");
+        replay.ok(ServerStatus.AUTOCOMMIT);
+        h.ok();
+    }
+
+    @Test
     void anExecutionThatOpensACursorIsNotReplayed() {
         long id = prepare(8);
         begin();
