@@ -16,6 +16,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -39,8 +41,8 @@ import org.junit.jupiter.api.Test;
  * derived from the monitor settings, an idle session goes on on the new primary with its state and
  * no error, a transaction open on the dead primary ends with an error naming the failover, no
  * acknowledged commit is missing, and the old primary, restarted, is made read-only and rejoins as a
- * replica; on an endpoint with {@code transaction-replay} the open transaction is replayed on the new
- * primary instead and commits. With asynchronous replication and commits no replica received (their I/O threads
+ * replica; on an endpoint with {@code transaction-replay} the open transaction (a server-side
+ * prepared statement's executions) is replayed on the new primary instead and commits. With asynchronous replication and commits no replica received (their I/O threads
  * stopped), a manual failover goes ahead and the old primary comes back {@code diverged}, read-only
  * and out of traffic, with those commits counted as unshipped. Each test starts its own Sluice and
  * leaves the sandbox as it found it (node 0 the primary again; rebuilt after a divergence).
@@ -126,14 +128,15 @@ class FailoverTest {
         SandboxNode old = cluster.primary();
         try (Connection idle = sluice.connect("rw"); Statement idleStatement = idle.createStatement();
                 Connection inTx = sluice.connect("rw"); Statement txStatement = inTx.createStatement();
-                Connection replayed = sluice.connect("replay"); Statement replayedStatement = replayed.createStatement();
+                Connection replayed = DriverManager.getConnection(sluice.mariadbUrl("replay", "useServerPrepStmts=true"));
+                PreparedStatement replayedInsert = replayed.prepareStatement("INSERT INTO " + REPLAYED + " VALUES (?, ?)");
                 Writer writer = Writer.start(sluice)) {
             idleStatement.execute("SET @v = 42");
             idleStatement.executeUpdate("INSERT INTO " + TABLE + " (n, note) VALUES (-1, 'idle before')");
             inTx.setAutoCommit(false);
             txStatement.executeUpdate("INSERT INTO " + TABLE + " (n, note) VALUES (-2, 'open transaction')");
             replayed.setAutoCommit(false);
-            replayedStatement.executeUpdate("INSERT INTO " + REPLAYED + " VALUES (1, 'before the failover')");
+            insertReplayed(replayedInsert, 1, "before the failover");
             await("the writer is under way").atMost(SETTLE).until(() -> writer.acknowledged().size() > 20);
 
             cluster.kill(old);
@@ -169,9 +172,9 @@ class FailoverTest {
             assertThat(lost.getMessage()).contains("did not commit").contains("failover");
             System.out.println("[failover] the open transaction's next statement: " + lost.getMessage());
 
-            // The same on an endpoint with transaction-replay: the transaction runs again on the new
-            // primary, and the client goes on.
-            replayedStatement.executeUpdate("INSERT INTO " + REPLAYED + " VALUES (2, 'after the failover')");
+            // The same on an endpoint with transaction-replay: the transaction (a server-side prepared
+            // statement's executions) runs again on the new primary, and the client goes on.
+            insertReplayed(replayedInsert, 2, "after the failover");
             replayed.commit();
             assertThat(cluster.queryString(next, "SELECT GROUP_CONCAT(id, ':', note ORDER BY id) FROM " + REPLAYED))
                     .as("the replayed transaction, committed once on the new primary")
@@ -214,6 +217,12 @@ class FailoverTest {
             }
             assertThat(metrics()).contains("sluice_failovers_total{outcome=\"done\"} 1.0");
         }
+    }
+
+    private static void insertReplayed(PreparedStatement insert, int id, String note) throws SQLException {
+        insert.setInt(1, id);
+        insert.setString(2, note);
+        assertThat(insert.executeUpdate()).isEqualTo(1);
     }
 
     @Test

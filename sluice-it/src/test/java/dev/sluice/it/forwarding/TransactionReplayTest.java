@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.it.support.NettyLeaks;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SluiceHarness;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -18,12 +20,15 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A transaction whose primary connection is killed between two of its statements (BEHAVIOUR §10):
  * on an endpoint with {@code transaction-replay} it is run again on a new connection and the
- * client goes on as if nothing happened — unless the replay reads other data than the client got,
- * or the transaction holds what cannot be replayed; without it, the client gets the error.
+ * client goes on as if nothing happened, in the text protocol and with server-side prepared
+ * statements — unless the replay reads other data than the client got, or the transaction holds
+ * what cannot be replayed (a cursor); without it, the client gets the error.
  */
 class TransactionReplayTest {
     private static final String TABLE = "it_replay";
@@ -108,22 +113,99 @@ class TransactionReplayTest {
         assertThat(replays("differed") - before).isEqualTo(1.0);
     }
 
-    @Test
-    void aTransactionWithAPreparedStatementIsNotReplayed() throws Exception {
-        double before = replays("not-replayable");
-        try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("rw", "useServerPrepStmts=true"))) {
+    /**
+     * Server-side prepared statements: an INSERT and a SELECT kept open across the loss, and an
+     * UPDATE whose value goes as long data and whose statement the client closes before the loss
+     * (MySQL Connector/J closes it at once; MariaDB's keeps it in its cache).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mariadb", "mysql"})
+    void aTransactionOfPreparedStatementsIsReplayedAndCommitsOnce(String driver) throws Exception {
+        double before = replays("replayed");
+        String url = driver.equals("mariadb") ? sluice.mariadbUrl("rw", "useServerPrepStmts=true")
+                : sluice.mysqlUrl("rw", "useServerPrepStmts=true");
+        try (Connection c = DriverManager.getConnection(url)) {
             long backend = backendId(c);
             c.setAutoCommit(false);
-            try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + TABLE + " VALUES (?, 'a')")) {
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + TABLE + " VALUES (?, ?)");
+                    PreparedStatement select = c.prepareStatement("SELECT v FROM " + TABLE + " WHERE id = ?")) {
                 insert.setInt(1, 1);
-                insert.executeUpdate();
+                insert.setString(2, "a");
+                assertThat(insert.executeUpdate()).isEqualTo(1);
+                select.setInt(1, 1);
+                assertThat(value(select)).isEqualTo("a");
+                try (PreparedStatement update = c.prepareStatement("UPDATE " + TABLE + " SET v = ? WHERE id = ?")) {
+                    update.setBinaryStream(1, new ByteArrayInputStream("x".getBytes(StandardCharsets.UTF_8)));
+                    update.setInt(2, 1);
+                    assertThat(update.executeUpdate()).isEqualTo(1);
+                }
 
                 PrimaryProcesslist.kill(backend);
 
                 insert.setInt(1, 2);
-                assertThatThrownBy(insert::executeUpdate).isInstanceOf(SQLException.class)
-                        .hasMessageContaining("it was not replayed: a COM_STMT_EXECUTE ran in it");
+                insert.setString(2, "b");
+                assertThat(insert.executeUpdate()).isEqualTo(1);
+                select.setInt(1, 1);
+                assertThat(value(select)).isEqualTo("x");
+                c.commit();
             }
+            assertThat(backendId(c)).as("a new connection to the primary").isNotEqualTo(backend);
+        }
+        assertThat(stored()).isEqualTo("1:x,2:b");
+        assertThat(replays("replayed") - before).isEqualTo(1.0);
+    }
+
+    @Test
+    void aReplayedExecutionThatReadsOtherDataEndsTheSession() throws Exception {
+        cluster.exec(cluster.primary(), "INSERT INTO test." + TABLE + " VALUES (1, 'a')");
+        double before = replays("differed");
+        try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("rw", "useServerPrepStmts=true"))) {
+            long backend = backendId(c);
+            c.setAutoCommit(false);
+            try (PreparedStatement select = c.prepareStatement("SELECT v FROM " + TABLE + " WHERE id = ?");
+                    PreparedStatement insert = c.prepareStatement("INSERT INTO " + TABLE + " VALUES (?, ?)")) {
+                select.setInt(1, 1);
+                assertThat(value(select)).isEqualTo("a");
+                insert.setInt(1, 2);
+                insert.setString(2, "b");
+                insert.executeUpdate();
+                cluster.exec(cluster.primary(), "UPDATE test." + TABLE + " SET v = 'changed' WHERE id = 1");
+
+                PrimaryProcesslist.kill(backend);
+
+                insert.setInt(1, 3);
+                insert.setString(2, "c");
+                assertThatThrownBy(insert::executeUpdate)
+                        .isInstanceOf(SQLException.class)
+                        .hasMessageContaining("its replay was tried and differed")
+                        .hasMessageContaining("statement 1 of 2 (SELECT v FROM " + TABLE + " WHERE id = ?)");
+            }
+        }
+        assertThat(stored()).isEqualTo("1:changed");
+        assertThat(replays("differed") - before).isEqualTo(1.0);
+    }
+
+    @Test
+    void aTransactionThatReadThroughACursorIsNotReplayed() throws Exception {
+        double before = replays("not-replayable");
+        Connection c = DriverManager.getConnection(sluice.mysqlUrl("rw", "useServerPrepStmts=true&useCursorFetch=true"));
+        try {
+            long backend = backendId(c);
+            c.setAutoCommit(false);
+            PreparedStatement insert = c.prepareStatement("INSERT INTO " + TABLE + " VALUES (?, 'a')");
+            PreparedStatement select = c.prepareStatement("SELECT v FROM " + TABLE);
+            insert.setInt(1, 1);
+            insert.executeUpdate();
+            select.setFetchSize(1);
+            assertThat(value(select)).isEqualTo("a");
+
+            PrimaryProcesslist.kill(backend);
+
+            insert.setInt(1, 2);
+            assertThatThrownBy(insert::executeUpdate).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("it was not replayed: a prepared statement opened a cursor in it");
+        } finally {
+            closeEnded(c);
         }
         assertThat(stored()).isEqualTo("nothing");
         assertThat(replays("not-replayable") - before).isEqualTo(1.0);
@@ -161,6 +243,25 @@ class TransactionReplayTest {
         try (ResultSet rs = s.executeQuery(sql)) {
             assertThat(rs.next()).isTrue();
             return rs.getString(1);
+        }
+    }
+
+    private static String value(PreparedStatement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery()) {
+            assertThat(rs.next()).isTrue();
+            return rs.getString(1);
+        }
+    }
+
+    /**
+     * Closes a connection whose session Sluice ended after the error: MySQL Connector/J closes its
+     * statements and rolls back first, and learns only then that the connection is gone.
+     */
+    private static void closeEnded(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            assertThat(e.getMessage()).contains("Communications link failure");
         }
     }
 

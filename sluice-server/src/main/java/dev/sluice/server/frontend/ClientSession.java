@@ -124,7 +124,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         Queries queries = new Queries(routing, endpoint, executor, kills, ownId, previous, handBack, answers,
                 proxy.authenticator().accounts());
         TransactionReplay replay = recording == null ? null : new TransactionReplay(login.connectionId(), recording,
-                backends, proxy, proxy.primaryHold(), loop, alloc, proxy.metrics(), runner::sessionClosed);
+                statements, backends, proxy, proxy.primaryHold(), loop, alloc, proxy.metrics(), runner::sessionClosed);
         return new Commands(runner, answers, backends, proxy, () -> Commands.primaryOf(firstNode(), proxy), queries,
                 prepared, sessionCommands, changeUser, kills, failures.lostTransaction(), replay);
     }
@@ -136,7 +136,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         }
         return new TransactionRecording(replay.maxSize(),
                 id -> endpoint.view().topology().primary().map(n -> n.id() == id).orElse(false),
-                backendState::stateTag);
+                backendState::stateTag, statements);
     }
 
     private boolean transactionPool() {

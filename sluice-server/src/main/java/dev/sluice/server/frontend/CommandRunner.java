@@ -146,6 +146,9 @@ final class CommandRunner implements CurrentCommand, BackgroundAnswers {
 
     @Override
     public void sendWithoutResponse(BackendConnection b, ByteBuf frame) {
+        if (recording != null) {
+            recording.longDataSent(b, frame);
+        }
         boolean more = payloadLength(frame) == Packets.MAX_PAYLOAD;
         b.write(frame, !more);
         if (more) {

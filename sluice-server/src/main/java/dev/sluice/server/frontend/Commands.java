@@ -110,6 +110,10 @@ final class Commands {
         replay.run(() -> {
             lostTransaction.replayed();
             CommandFrame frame = new CommandFrame(packet);
+            // The command starts as if just taken from the queue: one Sluice answers itself, or one
+            // without an answer (COM_STMT_CLOSE), leaves the session idle and the queue moving,
+            // rather than running forever.
+            this.command.done();
             try {
                 dispatch(command, frame);
             } catch (RuntimeException e) {
@@ -117,6 +121,7 @@ final class Commands {
                 this.command.failAndClose(ErrorCodes.ER_UNKNOWN_ERROR, "HY000",
                         "Sluice could not process this command: " + e);
             }
+            this.command.resume();
         }, why -> {
             packet.release();
             this.command.failAndClose(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_COMMUNICATION,

@@ -1,8 +1,10 @@
 package dev.sluice.server.frontend;
 
+import dev.sluice.server.backend.BackendConnection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /** A session's prepared statements by client-visible id. */
 final class PreparedStatements {
@@ -34,6 +36,21 @@ final class PreparedStatements {
     Optional<PreparedStatement> get(int clientId) {
         int id = clientId == LAST_PREPARED ? lastPrepared : clientId;
         return Optional.ofNullable(byId.get(id));
+    }
+
+    /**
+     * The statement that {@code backendId} names on connection {@code b}: the way back from a
+     * packet already bound for a backend to the statement the client knows. It looks through the
+     * session's statements, so it is for the transaction recording only, not the forwarding path.
+     */
+    Optional<PreparedStatement> heldAs(BackendConnection b, int backendId) {
+        for (PreparedStatement ps : byId.values()) {
+            OptionalInt id = ps.idOn(b);
+            if (id.isPresent() && id.getAsInt() == backendId) {
+                return Optional.of(ps);
+            }
+        }
+        return Optional.empty();
     }
 
     Optional<PreparedStatement> remove(int clientId) {

@@ -5,8 +5,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * The checksum of one text-protocol answer (COM_QUERY), fed its bytes in order as they reach the
- * client, in pieces of any size. A replayed statement must answer with the same checksum as the
+ * The checksum of one answer to a COM_QUERY or a COM_STMT_EXECUTE, fed its bytes in order as they
+ * reach the client, in pieces of any size. A replayed statement must answer with the same checksum as the
  * original (BEHAVIOUR §10), so it covers what the client may have acted on and leaves out what
  * legitimately differs on another server:
  * <ul>
@@ -15,7 +15,9 @@ import java.security.NoSuchAlgorithmException;
  *       server reports) are left out;</li>
  *   <li>ERR packets count by their error code;</li>
  *   <li>result sets count by their column count, column definitions and row bytes, and the
- *       warning count of their terminator.</li>
+ *       warning count of their terminator. Binary rows (an EXECUTE's) are read as text rows are:
+ *       each starts with 0x00, which a row may, so only a 0xFE or 0xFF packet is told apart from
+ *       them, and their bytes are hashed as they are.</li>
  * </ul>
  * It frames packets itself rather than asking {@code ResponseTracker}, whose callbacks do not say
  * where a packet sits among the bytes forwarded; the layouts followed are the tracker's (an EOF is

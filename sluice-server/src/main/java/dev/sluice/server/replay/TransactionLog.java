@@ -6,8 +6,9 @@ import java.util.Optional;
 
 /**
  * What a session recorded of the transaction open on its primary, so that it can be run again on
- * another connection if this one is lost between two statements (BEHAVIOUR §10): each statement's
- * packet payload and the checksum of the answer the client got, in order.
+ * another connection if this one is lost between two statements (BEHAVIOUR §10): each command
+ * (a text statement or a prepared statement's execution) and the checksum of the answer the client
+ * got, in order.
  *
  * <p>It learns where transactions start and end from the answers themselves: a statement answered
  * with the server's IN_TRANS flag belongs to the open transaction (the first such one after an
@@ -19,8 +20,8 @@ import java.util.Optional;
  * <p>Confined to the session's event loop.
  */
 public final class TransactionLog {
-    /** One recorded statement: the command's payload (command byte included) and its answer's checksum. */
-    public record Entry(byte[] payload, long checksum) {
+    /** One recorded statement and its answer's checksum. */
+    public record Entry(RecordedCommand command, long checksum) {
     }
 
     private final long maxSize;
@@ -29,7 +30,7 @@ public final class TransactionLog {
     private boolean open;
     private String notReplayable;
 
-    /** @param maxSize statement text a transaction may hold and still be replayed ({@code transaction-replay-max-size}) */
+    /** @param maxSize bytes a transaction may hold and still be replayed ({@code transaction-replay-max-size}) */
     public TransactionLog(long maxSize) {
         this.maxSize = maxSize;
     }
@@ -38,19 +39,19 @@ public final class TransactionLog {
      * A statement sent to the primary was answered; {@code inTransactionAfter} is the answer's
      * IN_TRANS flag. An ERR says nothing of the flags: pass whether a transaction was open.
      */
-    public void answered(byte[] payload, long checksum, boolean inTransactionAfter) {
+    public void answered(RecordedCommand command, long checksum, boolean inTransactionAfter) {
         if (!startsOrContinues(inTransactionAfter)) {
             return;
         }
         if (notReplayable != null) {
             return;
         }
-        if (size + payload.length > maxSize) {
+        if (size + command.size() > maxSize) {
             stop("its statements passed transaction-replay-max-size (" + maxSize + " bytes)");
             return;
         }
-        entries.add(new Entry(payload, checksum));
-        size += payload.length;
+        entries.add(new Entry(command, checksum));
+        size += command.size();
     }
 
     /** A command that cannot be replayed was answered; it matters only inside a transaction. */
@@ -75,7 +76,7 @@ public final class TransactionLog {
         return List.copyOf(entries);
     }
 
-    /** Statement text held now. */
+    /** Bytes held now: statement text, and a prepared statement's packets and parameters. */
     public long size() {
         return size;
     }

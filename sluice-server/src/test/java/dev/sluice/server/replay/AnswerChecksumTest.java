@@ -102,7 +102,80 @@ class AnswerChecksumTest {
         assertThat(c.localInfile()).isTrue();
     }
 
+    @Test
+    void aBinaryResultSetCountsByItsRowsValuesAndNulls() {
+        for (boolean deprecateEof : new boolean[] {false, true}) {
+            long base = sum(deprecateEof, binaryResultSet(deprecateEof, new Long[] {1L, 2L}, IN_TRANS, 0));
+            assertThat(sum(deprecateEof, binaryResultSet(deprecateEof, new Long[] {1L, 2L}, IN_TRANS | NO_INDEX_USED, 0)))
+                    .as("terminator status").isEqualTo(base);
+            assertThat(sum(deprecateEof, binaryResultSet(deprecateEof, new Long[] {1L, 3L}, IN_TRANS, 0)))
+                    .as("a value").isNotEqualTo(base);
+            assertThat(sum(deprecateEof, binaryResultSet(deprecateEof, new Long[] {1L, null}, IN_TRANS, 0)))
+                    .as("a NULL").isNotEqualTo(base);
+            assertThat(sum(deprecateEof, binaryResultSet(deprecateEof, new Long[] {1L}, IN_TRANS, 0)))
+                    .as("a row less").isNotEqualTo(base);
+            assertThat(sum(deprecateEof, binaryResultSet(deprecateEof, new Long[] {1L, 2L}, IN_TRANS, 1)))
+                    .as("terminator warnings").isNotEqualTo(base);
+        }
+    }
+
+    @Test
+    void binaryRowsStartWithZeroAndAreNeverTakenForTheirTerminator() {
+        // Every binary row starts with 0x00, as an OK does; rows of NULL and of zero are rows too.
+        for (boolean deprecateEof : new boolean[] {false, true}) {
+            byte[] a = binaryResultSet(deprecateEof, new Long[] {0L, null, 0L}, IN_TRANS, 0);
+            AnswerChecksum c = feed(deprecateEof, a, a.length);
+            assertThat(c.complete()).isTrue();
+            assertThat(c.value()).isNotEqualTo(sum(deprecateEof, binaryResultSet(deprecateEof, new Long[] {0L, null},
+                    IN_TRANS, 0)));
+            for (int piece = 1; piece <= a.length; piece++) {
+                assertThat(feed(deprecateEof, a, piece).value()).as("pieces of %d", piece)
+                        .isEqualTo(sum(deprecateEof, a));
+            }
+            assertThat(feedPart(deprecateEof, a, a.length - 1).complete()).as("cut short").isFalse();
+        }
+    }
+
+    @Test
+    void anExecutionsOkAndErrorCountAsATextStatementsDo() {
+        // COM_STMT_EXECUTE of an INSERT answers a plain OK; its checksum is the text protocol's.
+        assertThat(sum(true, answer(ok(1, 5, IN_TRANS, 0, "")))).isEqualTo(sum(false, answer(ok(1, 5, IN_TRANS, 0,
+                ""))));
+        assertThat(sum(true, answer(err(1062, "Duplicate entry")))).isNotEqualTo(sum(true, answer(ok(1, 5, IN_TRANS,
+                0, ""))));
+    }
+
     // ---- answers, packet by packet ----
+
+    /** One BIGINT column, binary rows (0x00, NULL bitmap at offset 2, 8-byte values), as an EXECUTE answers. */
+    private static byte[] binaryResultSet(boolean deprecateEof, Long[] rows, int status, int warnings) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int seq = 1;
+        out.writeBytes(packet(seq++, new byte[] {1}));
+        out.writeBytes(packet(seq++, columnDefinition("n")));
+        if (!deprecateEof) {
+            out.writeBytes(packet(seq++, eof(status, 0)));
+        }
+        for (Long v : rows) {
+            ByteArrayOutputStream r = new ByteArrayOutputStream();
+            r.write(0x00);
+            r.write(v == null ? 1 << 2 : 0);
+            if (v != null) {
+                for (int k = 0; k < 8; k++) {
+                    r.write((int) (v >>> (8 * k)) & 0xFF);
+                }
+            }
+            out.writeBytes(packet(seq++, r.toByteArray()));
+        }
+        if (deprecateEof) {
+            byte[] end = ok(0, 0, status, warnings, "");
+            end[0] = (byte) 0xFE;
+            out.writeBytes(packet(seq, end));
+        } else {
+            out.writeBytes(packet(seq, eof(status, warnings)));
+        }
+        return out.toByteArray();
+    }
 
     private static long sum(boolean deprecateEof, byte[] answer) {
         AnswerChecksum c = feed(deprecateEof, answer, answer.length);
