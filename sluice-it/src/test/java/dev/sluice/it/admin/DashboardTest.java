@@ -32,12 +32,15 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The dashboard, driven in headless Chromium against a Sluice in front of the sandbox, shows the
- * live topology — every node with its role and its state as the monitor sees it — and, after some
- * traffic, every chart of the last minutes drawn with data; a screenshot of it is kept as a test
- * artifact ({@code sluice-it/target/dashboard.png}).
+ * live topology — every node with its role and its state as the monitor sees it — and, after a
+ * minute of sysbench ({@code oltp_read_only}, server-side prepared statements) and of clients that
+ * connect and leave (so that the session pool lends and takes back), every chart of the last
+ * minutes drawn with data; a screenshot of it is kept as a test artifact
+ * ({@code sluice-it/target/dashboard.png}).
  */
 class DashboardTest {
     private static final Path SCREENSHOT = Path.of("target", "dashboard.png");
@@ -46,8 +49,11 @@ class DashboardTest {
     private static final int SCREEN_HEIGHT = 1800;
     private static final int STATEMENTS = 50;
     private static final Duration ALL_UP_TIMEOUT = Duration.ofSeconds(30);
-    /** Three samples of the history (two steps of rates) and then some, on a loaded machine. */
-    private static final Duration HISTORY_TIMEOUT = Duration.ofSeconds(40);
+    /** How long the load runs before the charts are read: what an operator would watch. */
+    private static final Duration LOAD_TIME = Duration.ofMinutes(1);
+    /** After that minute, the history's next samples, on a loaded machine. */
+    private static final Duration HISTORY_TIMEOUT = LOAD_TIME.plusSeconds(40);
+    private static final int SYSBENCH_THREADS = 4;
     private static final int MIN_SAMPLES = 3;
     /** Clients of the load: enough to spread reads over the replicas and keep pooled connections busy. */
     private static final int LOAD_CLIENTS = 3;
@@ -57,10 +63,14 @@ class DashboardTest {
 
     private static SluiceHarness sluice;
 
+    @TempDir
+    static Path dir;
+
     @BeforeAll
-    static void start() {
+    static void start() throws Exception {
         assumeTrue(HeadlessChromium.isInstalled(), HeadlessChromium.BINARY
                 + " is missing: install Debian's chromium package (./sluice test does) to run the dashboard test");
+        SysbenchLoad.prepare(SandboxCluster.get(), dir);
         // A session pool, so that the pool chart has lines to draw.
         sluice = SluiceHarness.readWrite(SandboxCluster.get(), "connection-pool: session");
     }
@@ -71,6 +81,7 @@ class DashboardTest {
             sluice.close();
             assertThat(NettyLeaks.collect()).isEmpty();
         }
+        SysbenchLoad.cleanup(SandboxCluster.get());
     }
 
     private static String adminUrl() {
@@ -167,16 +178,20 @@ class DashboardTest {
     }
 
     @Test
-    void afterSomeTrafficEveryChartIsDrawnWithData() throws Exception {
+    void afterAMinuteOfSysbenchEveryChartIsDrawnWithData() throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         ExecutorService clients = Executors.newFixedThreadPool(LOAD_CLIENTS);
         List<Future<Long>> load = new ArrayList<>();
-        try {
+        try (SysbenchLoad sysbench = SysbenchLoad.start(sluice.port("rw"), SYSBENCH_THREADS, dir)) {
             for (int i = 0; i < LOAD_CLIENTS; i++) {
                 load.add(clients.submit(() -> readUntil(stop)));
             }
-            await().atMost(HISTORY_TIMEOUT).pollInterval(Duration.ofSeconds(1))
+            // The minute is the load asked for, not a wait for something to happen: the charts are
+            // read after it, once the history holds it.
+            await().pollDelay(LOAD_TIME).atMost(HISTORY_TIMEOUT).pollInterval(Duration.ofSeconds(1))
                     .until(DashboardTest::historyHasEveryChart);
+            stop.set(true);
+            assertThat(sysbench.assertCleanRun()).as("sysbench reads").isPositive();
         } finally {
             stop.set(true);
             clients.shutdown();
