@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Commands are taken one at a time, as the session's {@link SessionPhase} allows (see
  * {@link ClientInbox}); {@link CommandRunner} runs the one in flight. No part holds the session:
- * each is given the narrow pieces it needs. Everything runs on the client channel's event loop.
+ * each is given the narrow pieces it needs. From outside, the client's socket reaches it only as
+ * {@link ClientEvents}, the login through {@link FirstBackend}, the endpoint and the proxy through
+ * {@link EndpointHandle}. Everything runs on the client channel's event loop.
  */
 public final class ClientSession implements ClientEvents {
     private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
