@@ -10,11 +10,9 @@ import dev.sluice.protocol.handshake.HandshakeV10;
 import dev.sluice.protocol.handshake.SslRequest;
 import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.response.ErrorCodes;
-import dev.sluice.routing.RouteError;
 import dev.sluice.server.auth.AuthOutcome;
 import dev.sluice.server.auth.Authenticator;
 import dev.sluice.server.runtime.EndpointRuntime;
-import dev.sluice.server.runtime.NodeRef;
 import dev.sluice.server.runtime.ProxyRuntime;
 import dev.sluice.server.runtime.ServerIdentity;
 import dev.sluice.server.tls.ClientTls;
@@ -24,7 +22,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
-import java.security.SecureRandom;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -54,16 +51,11 @@ import org.slf4j.LoggerFactory;
  */
 final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(ClientHandshakeHandler.class);
-    private static final int SCRAMBLE_LENGTH = 20;
-    /** Scramble bytes are printable ASCII, without NUL (it ends the field) or '$'. */
-    private static final int SCRAMBLE_MIN = 0x21;
-    private static final int SCRAMBLE_RANGE = 0x7E - SCRAMBLE_MIN;
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final ProxyRuntime proxy;
     private final EndpointRuntime endpoint;
     private final long connectionId;
-    private final byte[] scramble = newScramble();
+    private final byte[] scramble = Scramble.fresh();
     private ScheduledFuture<?> timeout;
     private HandshakeResponse41 login;
     private long capabilities;
@@ -83,14 +75,6 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
         this.proxy = proxy;
         this.endpoint = endpoint;
         this.connectionId = proxy.nextConnectionId();
-    }
-
-    private static byte[] newScramble() {
-        byte[] s = new byte[SCRAMBLE_LENGTH];
-        for (int i = 0; i < s.length; i++) {
-            s[i] = (byte) (SCRAMBLE_MIN + RANDOM.nextInt(SCRAMBLE_RANGE));
-        }
-        return s;
     }
 
     @Override
@@ -325,51 +309,30 @@ final class ClientHandshakeHandler extends ChannelInboundHandlerAdapter {
                 login.collation(), login.maxPacketSize(), Map.copyOf(attributes));
         ClientSession session = new ClientSession(ctx.channel(), proxy, endpoint, connectionId, scramble, identity,
                 login.database().filter(d -> !d.isEmpty()));
-        if (endpoint.config().isReadOnly()) {
-            Optional<RouteError> noReplica = session.takeConnectionReplica();
-            if (noReplica.isPresent()) {
-                RouteError e = noReplica.get();
-                refuse(ctx, nextSequence, e.errorCode(), e.sqlState(), e.message());
-                return;
-            }
-        }
-        Optional<NodeRef> target = session.loginNode();
-        if (target.isEmpty()) {
-            refuse(ctx, nextSequence, ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL,
-                    "no backend available for endpoint '" + endpoint.name() + "'");
-            return;
-        }
-        if (session.loginVouchedFor(target.get())) {
-            // The pool's node accepted this very login a moment ago: the first statement opens
-            // (or takes) the connection it needs.
-            loggedIn(ctx, session);
-            return;
-        }
         busy = true;
         int sequence = nextSequence;
-        new FirstBackend(ctx.channel(), session, proxy, endpoint.config().isReadOnly(), endpoint.name(),
-                new FirstBackend.Login() {
-                    @Override
-                    public void loggedIn() {
-                        busy = false;
-                        ClientHandshakeHandler.this.loggedIn(ctx, session);
-                    }
+        session.firstBackend().open(new FirstBackend.Login() {
+            @Override
+            public void loggedIn() {
+                busy = false;
+                ClientHandshakeHandler.this.loggedIn(ctx, session);
+            }
 
-                    @Override
-                    public void refused(int code, String sqlState, String message) {
-                        busy = false;
-                        refuse(ctx, sequence, code, sqlState, message);
-                    }
-                }).open(target.get());
+            @Override
+            public void refused(int code, String sqlState, String message) {
+                busy = false;
+                refuse(ctx, sequence, code, sqlState, message);
+            }
+        });
     }
 
-    private void loggedIn(ChannelHandlerContext ctx, ClientSession session) {
-        session.started();
+    /** The session is live: this handler hands the client over to it. */
+    private void loggedIn(ChannelHandlerContext ctx, ClientEvents session) {
         done = true;
         timeout.cancel(false);
         ByteBuf out = Replies.ok(ctx.alloc(), nextSequence, capabilities, ServerStatus.AUTOCOMMIT);
         ctx.pipeline().replace(this, "session",
-                new ClientSessionHandler(session, proxy.config().limits().idleTimeout()));
+                new ClientSessionHandler(session, connectionId, proxy.config().limits().idleTimeout()));
         ctx.writeAndFlush(out);
     }
 

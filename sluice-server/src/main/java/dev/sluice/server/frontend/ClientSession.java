@@ -2,7 +2,6 @@ package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.response.ErrorCodes;
-import dev.sluice.routing.RouteError;
 import dev.sluice.routing.policy.ConnectionPoolMode;
 import dev.sluice.routing.session.RoutingSession;
 import dev.sluice.routing.sql.ClientCharset;
@@ -11,15 +10,12 @@ import dev.sluice.server.config.TransactionReplaySettings;
 import dev.sluice.server.runtime.EndpointRuntime;
 import dev.sluice.server.runtime.NodeRef;
 import dev.sluice.server.runtime.ProxyRuntime;
-import dev.sluice.server.runtime.SessionStanding;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.util.concurrent.Future;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,9 +31,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Commands are taken one at a time, as the session's {@link SessionPhase} allows (see
  * {@link ClientInbox}); {@link CommandRunner} runs the one in flight. No part holds the session:
- * each is given the narrow pieces it needs. Everything runs on the client channel's event loop.
+ * each is given the narrow pieces it needs. From outside, the client's socket reaches it only as
+ * {@link ClientEvents}, the login through {@link FirstBackend}, the endpoint and the proxy through
+ * {@link EndpointHandle}. Everything runs on the client channel's event loop.
  */
-public final class ClientSession implements EndpointRuntime.SessionHandle {
+public final class ClientSession implements ClientEvents {
     private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
 
     private final Channel client;
@@ -65,6 +63,8 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
     private final ProxyRuntime.KillTarget killTarget;
     private final SwitchoverHold switchover;
     private final SessionShutdown shutdown;
+    /** What the endpoint and the proxy may ask of this session, from other threads. */
+    private final EndpointHandle handle;
     /** Null on an endpoint without {@code transaction-replay}: nothing is recorded there. */
     private final TransactionRecording recording;
 
@@ -98,6 +98,7 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
                 backends, loop, failures.lostTransaction());
         this.commands = commands(loop, client.alloc(), backendState);
         this.shutdown = new SessionShutdown(this::betweenTransactions, this::close);
+        this.handle = new EndpointHandle(connectionId, loop, inbox, departures, switchover, failures, shutdown);
     }
 
     /** The handlers of the client's commands, each given what it may touch. */
@@ -145,8 +146,8 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
 
     // ---- frames in ----
 
-    /** A physical packet from the client (header included); the session owns it. */
-    void onFrame(ByteBuf frame) {
+    @Override
+    public void frame(ByteBuf frame) {
         inbox.add(frame);
     }
 
@@ -176,127 +177,30 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
         }
     }
 
-    /** Refuses a packet that was never taken as a command: the ERR answers that packet's sequence id. */
-    void refuse(int sequenceId, int code, String sqlState, String message) {
+    @Override
+    public void refuse(int sequenceId, int code, String sqlState, String message) {
         inbox.replyTo(sequenceId);
         runner.failAndClose(code, sqlState, message);
     }
 
     // ---- the login, which hands the client over to this session ----
 
-    /**
-     * On a read-only endpoint, the session is given its replica for its whole life (BEHAVIOUR §1);
-     * the error when none can take it.
-     */
-    Optional<RouteError> takeConnectionReplica() {
-        return ReadOnlyEndpoint.assignReplica(routing, endpoint.view(), endpoint.name());
+    /** The login's last step, given what it may touch of this session. */
+    FirstBackend firstBackend() {
+        return new FirstBackend(client, routing, endpoint, proxy, proxy.primaryHold()::holding, backends,
+                this::started);
     }
 
-    /** See {@link FirstNode#forLogin}. */
-    Optional<NodeRef> loginNode() {
-        return FirstNode.forLogin(endpoint, routing, proxy, proxy.primaryHold().holding());
-    }
-
-    /** See {@link FirstNode}. */
-    Optional<NodeRef> firstNode() {
+    private Optional<NodeRef> firstNode() {
         return FirstNode.of(endpoint, routing, proxy);
-    }
-
-    /** With a pool: whether {@code node} accepted this session's login a moment ago (see {@link SessionBackends}). */
-    boolean loginVouchedFor(NodeRef node) {
-        return backends.loginVouchedFor(node);
-    }
-
-    /** Opens the session's first backend connection (through its pool, if the endpoint has one). */
-    Future<BackendConnection> openFirstBackend(NodeRef node) {
-        return backends.open(node);
-    }
-
-    /** The login failed after the session was made: the connections it opened go. */
-    void dropBackends() {
-        backends.closeAll(false);
     }
 
     /** The login is complete: the session counts as live. */
     void started() {
-        endpoint.register(this);
+        endpoint.register(handle);
         proxy.registerSession(login.connectionId(), killTarget);
         proxy.metrics().sessionOpened(endpoint.name());
         runner.handBackAtBoundary();
-    }
-
-    // ---- what the endpoint tells its sessions ----
-
-    @Override
-    public void leaveRetiredNodesSoon() {
-        client.eventLoop().execute(() -> {
-            if (inbox.phase() == SessionPhase.IDLE && inbox.isEmpty()) {
-                departures.leaveRetiredNodes();
-            }
-        });
-    }
-
-    /** The monitor found a node unreachable: see {@link NodeDepartures}. */
-    @Override
-    public void leaveUnreachableReplica(int nodeId) {
-        client.eventLoop().execute(() -> {
-            if (!isClosed()) {
-                departures.leaveIfUnreachable(nodeId);
-            }
-        });
-    }
-
-    /** Where the session stands toward the primary, read on its loop (BEHAVIOUR §10). */
-    @Override
-    public CompletableFuture<SessionStanding> standing(int primaryId) {
-        CompletableFuture<SessionStanding> out = new CompletableFuture<>();
-        client.eventLoop().execute(() -> out.complete(isClosed()
-                ? SessionStanding.gone(login.connectionId())
-                : switchover.standing(primaryId)));
-        return out;
-    }
-
-    /** The primary moved off {@code nodeId}: see {@link SwitchoverHold#leaveFormerPrimary}. */
-    @Override
-    public CompletableFuture<Void> leaveFormerPrimary(int nodeId) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        client.eventLoop().execute(() -> {
-            if (!isClosed()) {
-                switchover.leaveFormerPrimary(nodeId);
-            }
-            done.complete(null);
-        });
-        return done;
-    }
-
-    /** The primary {@code nodeId} failed: see {@link BackendFailures#primaryFailed}. */
-    @Override
-    public CompletableFuture<Void> abandonFailedPrimary(int nodeId) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        client.eventLoop().execute(() -> {
-            if (!isClosed()) {
-                failures.primaryFailed(nodeId);
-            }
-            done.complete(null);
-        });
-        return done;
-    }
-
-    /** Sluice is stopping: see {@link SessionShutdown}. */
-    @Override
-    public CompletableFuture<dev.sluice.server.runtime.SessionEnd> closeAtBoundary() {
-        client.eventLoop().execute(() -> {
-            if (!shutdown.asked()) {
-                inbox.watchIdle(shutdown::atIdle);
-                shutdown.ask();
-            }
-        });
-        return shutdown.ended();
-    }
-
-    @Override
-    public void cut() {
-        client.eventLoop().execute(shutdown::cut);
     }
 
     /**
@@ -314,31 +218,30 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
 
     // ---- lifecycle ----
 
-    long connectionId() {
-        return login.connectionId();
-    }
-
-    /** Whether a backend is answering one of the session's requests (the client is not idle then). */
-    boolean backendAnswering() {
+    @Override
+    public boolean backendAnswering() {
         return backends.all().stream().anyMatch(b -> b.pendingResponses() > 0);
     }
 
-    void onClientWritable() {
+    @Override
+    public void clientWritable() {
         forwarder.clientWritable();
     }
 
-    void close() {
+    @Override
+    public void close() {
         if (!isClosed()) {
             releaseEverything();
             client.close();
         }
     }
 
-    void onClientClosed() {
+    @Override
+    public void clientClosed() {
         if (!isClosed()) {
             releaseEverything();
         }
-        endpoint.unregister(this);
+        endpoint.unregister(handle);
         proxy.unregisterSession(login.connectionId());
         proxy.metrics().sessionClosed(endpoint.name());
         endpoint.sessionEnded();
@@ -365,7 +268,8 @@ public final class ClientSession implements EndpointRuntime.SessionHandle {
                 && handBack.nothingHeld() && inbox.nothingInTransit() && !inbox.commandRunning();
     }
 
-    boolean isClosed() {
+    @Override
+    public boolean isClosed() {
         return inbox.phase() == SessionPhase.CLOSED;
     }
 }

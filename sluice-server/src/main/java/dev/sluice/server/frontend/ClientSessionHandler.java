@@ -11,21 +11,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Feeds a logged-in client's packets to its {@link ClientSession}, and closes a client that has
+ * Feeds a logged-in client's packets and socket events to its session, and closes a client that has
  * been silent for {@code limits.idle-timeout} (the server's {@code wait_timeout}): idle means
  * nothing read from it and nothing flushed to it for that long, while none of its commands is
  * running — a client waiting for a long query's result is never cut.
  */
 final class ClientSessionHandler extends ChannelDuplexHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ClientSessionHandler.class);
-    private final ClientSession session;
+    private final ClientEvents session;
+    private final long connectionId;
     private final long idleTimeoutNanos;
     private long lastActivity;
     private ScheduledFuture<?> idleCheck;
 
     /** @param idleTimeout {@code limits.idle-timeout}; zero for none */
-    ClientSessionHandler(ClientSession session, Duration idleTimeout) {
+    ClientSessionHandler(ClientEvents session, long connectionId, Duration idleTimeout) {
         this.session = session;
+        this.connectionId = connectionId;
         this.idleTimeoutNanos = idleTimeout.toNanos();
     }
 
@@ -54,7 +56,7 @@ final class ClientSessionHandler extends ChannelDuplexHandler {
             scheduleIdleCheck(ctx, idleTimeoutNanos);
             return;
         }
-        LOG.debug("session {}: closed after {} s without a command (limits.idle-timeout)", session.connectionId(),
+        LOG.debug("session {}: closed after {} s without a command (limits.idle-timeout)", connectionId,
                 TimeUnit.NANOSECONDS.toSeconds(idle));
         session.close();
     }
@@ -67,7 +69,7 @@ final class ClientSessionHandler extends ChannelDuplexHandler {
                             + "); raise limits.max-packet-size in Sluice's configuration if this is intended");
             return;
         }
-        session.onFrame((ByteBuf) msg);
+        session.frame((ByteBuf) msg);
     }
 
     @Override
@@ -85,7 +87,7 @@ final class ClientSessionHandler extends ChannelDuplexHandler {
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (ctx.channel().isWritable()) {
-            session.onClientWritable();
+            session.clientWritable();
         }
         ctx.fireChannelWritabilityChanged();
     }
@@ -95,12 +97,12 @@ final class ClientSessionHandler extends ChannelDuplexHandler {
         if (idleCheck != null) {
             idleCheck.cancel(false);
         }
-        session.onClientClosed();
+        session.clientClosed();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.debug("session {}: closed after an error", session.connectionId(), cause);
+        LOG.debug("session {}: closed after an error", connectionId, cause);
         session.close();
     }
 }

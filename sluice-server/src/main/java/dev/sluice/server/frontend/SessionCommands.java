@@ -41,14 +41,10 @@ final class SessionCommands {
         ByteBuf frame = f.bytes();
         String schema = frame.toString(frame.readerIndex() + Packets.HEADER_SIZE + 1,
                 Packets.payloadLength(frame, frame.readerIndex()) - 1, routing.clientCharset().java());
-        everywhere(f, new CommandListener() {
+        everywhere(f, new WhenAccepted() {
             @Override
-            public void onComplete(BackendConnection backend, ResponseTracker tracker) {
-                if (!tracker.endedWithError()) {
-                    routing.onSchemaChanged(schema);
-                } else {
-                    backend.stateUnknown(); // the error stays in the connection's diagnostics area
-                }
+            void accepted() {
+                routing.onSchemaChanged(schema);
             }
         });
     }
@@ -57,14 +53,10 @@ final class SessionCommands {
     void setOption(CommandFrame f) {
         final int optionOffset = Packets.HEADER_SIZE + 1;
         int option = f.bytes().getUnsignedShortLE(f.bytes().readerIndex() + optionOffset);
-        everywhere(f, new CommandListener() {
+        everywhere(f, new WhenAccepted() {
             @Override
-            public void onComplete(BackendConnection backend, ResponseTracker tracker) {
-                if (!tracker.endedWithError()) {
-                    state.multiStatementOption(option);
-                } else {
-                    backend.stateUnknown();
-                }
+            void accepted() {
+                state.multiStatementOption(option);
             }
         });
     }
@@ -81,5 +73,23 @@ final class SessionCommands {
         SessionCommandAgreement agreement = SessionCommandAgreement.sendToOthers(background, backends, node.id(),
                 frame, ResponseKind.SINGLE, other -> { });
         command.forward(node, frame, ResponseKind.SINGLE, agreement.answering(listener));
+    }
+
+    /**
+     * Keeps a session command's effect once the answering backend accepted it. A refusal leaves
+     * the session as it was, but its error stays in that connection's diagnostics area, so the
+     * connection's state is no longer the one its tag says.
+     */
+    private abstract static class WhenAccepted implements CommandListener {
+        abstract void accepted();
+
+        @Override
+        public void onComplete(BackendConnection backend, ResponseTracker tracker) {
+            if (!tracker.endedWithError()) {
+                accepted();
+            } else {
+                backend.stateUnknown();
+            }
+        }
     }
 }

@@ -57,7 +57,8 @@ final class SessionHarness implements AutoCloseable {
     final ProxyRuntime proxy;
     final EndpointRuntime endpoint;
     final EmbeddedChannel client = new EmbeddedChannel();
-    final ClientSession session;
+    /** The first client's session as the endpoint and the proxy see it. */
+    final EndpointRuntime.SessionHandle session;
     /** The client of the session, as a driver sees it. */
     final ClientEnd c;
     private final List<ClientEnd> others = new ArrayList<>();
@@ -98,24 +99,23 @@ final class SessionHarness implements AutoCloseable {
         // Scheduled work (a stalled answer's cut) runs when the test moves the clock, never by itself.
         client.freezeTime();
         c = new ClientEnd(client);
-        session = open(client);
+        open(client);
+        session = endpoint.sessions().get(0);
     }
 
-    private ClientSession open(EmbeddedChannel channel) {
+    private void open(EmbeddedChannel channel) {
         ClientIdentity identity = new ClientIdentity("app", new Credential.PlainPassword(
                 "app".getBytes(StandardCharsets.UTF_8)), "127.0.0.1", clientCapabilities, UTF8MB4_GENERAL_CI,
                 1 << 24, Map.of());
-        ClientSession s = new ClientSession(channel, proxy, endpoint, nextConnectionId++, SCRAMBLE.clone(), identity,
+        long connectionId = nextConnectionId++;
+        ClientSession s = new ClientSession(channel, proxy, endpoint, connectionId, SCRAMBLE.clone(), identity,
                 Optional.of("test"));
-        if (endpoint.config().isReadOnly()) {
-            // As the login does: a read-only endpoint's session is given its replica first.
-            s.takeConnectionReplica().ifPresent(e -> {
-                throw new IllegalStateException("the login would be refused: " + e.message());
-            });
-        }
-        channel.pipeline().addLast(new ClientSessionHandler(s, proxy.config().limits().idleTimeout()));
+        // As the login does: a read-only endpoint's session is given its replica first.
+        s.firstBackend().takeConnectionReplica().ifPresent(e -> {
+            throw new IllegalStateException("the login would be refused: " + e.message());
+        });
+        channel.pipeline().addLast(new ClientSessionHandler(s, connectionId, proxy.config().limits().idleTimeout()));
         s.started();
-        return s;
     }
 
     /**

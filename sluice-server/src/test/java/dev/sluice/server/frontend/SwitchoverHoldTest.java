@@ -163,6 +163,19 @@ class SwitchoverHoldTest {
     }
 
     @Test
+    void aSessionThatEndedIsLeftAloneAndAnswersAtOnce() {
+        onPrimary("BEGIN", IN_TRANS);
+        h.client.close();
+        var standing = h.session.standing(id("primary"));
+        var abandoned = h.session.abandonFailedPrimary(id("primary"));
+        var left = h.session.leaveFormerPrimary(id("primary"));
+        h.runTasks();
+        assertThat(standing.join()).as("it holds nothing on the primary any more").isEqualTo(SessionStanding.gone(1));
+        assertThat(abandoned).isCompleted();
+        assertThat(left).isCompleted();
+    }
+
+    @Test
     void aReadOnlyEndpointsSessionIsNeitherHeldNorWaitedFor() {
         SessionHarness ro = SessionHarness.readOnly("");
         try {
