@@ -39,6 +39,11 @@ public enum RouteReason {
     READ("read"),
     /** No replica can take the read: the primary does (BEHAVIOUR §2, §4). */
     FALLBACK_NO_REPLICA("fallback-no-replica"),
+    /**
+     * Replicas failed the read under it again and again (nodes flapping in and out of the monitor's
+     * view): its last try runs on the primary (BEHAVIOUR §4).
+     */
+    FALLBACK_REPLICAS_FAILED("fallback-replicas-failed"),
     /** The chosen replica must first reach a GTID position. */
     CONSISTENCY_WAIT("consistency-wait"),
     /** The global level needs the primary's current position first. */

@@ -17,6 +17,11 @@ record ReadRetry(RoutedCommand command, int attempts, int nodeId, Consumer<ReadR
     /** A read is tried on at most this many nodes before the failure reaches the client. */
     static final int MAX_ATTEMPTS = 3;
 
+    /** Sending it again is its last try: should that fail too, the failure reaches the client. */
+    boolean lastTry() {
+        return attempts >= MAX_ATTEMPTS;
+    }
+
     /** Sends the read again, now that its node is known to have failed it. */
     void retry() {
         again.accept(this);

@@ -353,8 +353,20 @@ final class RouteExecutor {
     private void routeAgain(ReadRetry r) {
         RoutedCommand read = r.command();
         RouteDecision d = Router.route(read.statement(), routing, endpoint.view(), endpoint);
+        if (r.lastTry() && d instanceof RouteDecision.ToReplica && !routing.inTransaction() && primaryTakesReads()) {
+            // Replicas that keep failing reads under them are flapping (their monitor checks keep
+            // missing): another replica may go the same way, and then the client would get the
+            // error. The primary serves any read, at any consistency (BEHAVIOUR §4).
+            d = RouteDecision.primary(RouteReason.FALLBACK_REPLICAS_FAILED);
+        }
         LOG.debug("session {}: read failed on node {}, routed again: {}", connectionId, r.nodeId(), d);
         run(read.routedAs(d));
+    }
+
+    /** A read-write endpoint whose primary the monitor reaches: it can take a read that replicas failed. */
+    private boolean primaryTakesReads() {
+        return !endpoint.config().isReadOnly() && endpoint.view().topology().primary()
+                .filter(p -> p.state().reachable()).isPresent();
     }
 
     /** The endpoint pools backend connections (session or transaction mode). */

@@ -131,4 +131,26 @@ class BackendFailureTest {
         assertThat(h.rows()).containsExactly(List.of("1"));
         assertThat(ro1.isOpen()).as("a hung replica's connection is given up").isFalse();
     }
+
+    /**
+     * Replicas flapping: each one the read goes to is found unreachable under it, and is back in the
+     * monitor's view by the next try. The read's last try runs on the primary, so the client sees
+     * rows, not the last replica's failure.
+     */
+    @Test
+    void aReadThatReplicasKeepFailingEndsOnThePrimaryWithoutAnError() {
+        h.query("SELECT a FROM t");
+        for (int i = 0; i < ReadRetry.MAX_ATTEMPTS; i++) {
+            String node = h.backend("ro1").isOpen() && h.backend("ro1").hasCommand() ? "ro1" : "ro2";
+            FakeBackend replica = h.backend(node);
+            assertThat(replica.takeClientCommand()).isEqualTo("SELECT a FROM t");
+            h.nodeState(node, s -> s.withReachable(false));
+            h.nodeState(node, s -> s.withReachable(true));
+        }
+        FakeBackend primary = h.backend("primary");
+        assertThat(primary.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        primary.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+        assertThat(h.clientOpen()).isTrue();
+    }
 }
