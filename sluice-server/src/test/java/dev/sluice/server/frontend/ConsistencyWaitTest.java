@@ -3,6 +3,8 @@ package dev.sluice.server.frontend;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.server.backend.FakeBackend;
+import io.netty.buffer.Unpooled;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -59,6 +61,31 @@ class ConsistencyWaitTest {
         primary.rows(List.of("a"), List.of(List.of("1")));
         assertThat(h.rows()).containsExactly(List.of("1"));
         assertThat(ro1.hasCommand()).isFalse();
+    }
+
+    @Test
+    void aCommitWhoseSessionStateCannotBeReadSendsReadsToThePrimaryUntilTheNextGtid() {
+        h.commit("0-1-100");
+        h.applied("ro1", "0-1-100");
+        h.applied("ro2", "0-1-100");
+        h.query("INSERT INTO t VALUES (2)");
+        FakeBackend primary = h.backend("primary");
+        primary.takeClientCommand();
+        // AUTOCOMMIT | SESSION_STATE_CHANGED, and a state block of 2 bytes followed by 3.
+        primary.partial(Unpooled.wrappedBuffer(HexFormat.of().parseHex("0c000001" + "0001000240000000" + "02010101")));
+        h.ok();
+        h.query("SELECT a FROM t");
+        assertThat(primary.takeClientCommand()).as("the replicas have the last GTID known, maybe not this commit")
+                .isEqualTo("SELECT a FROM t");
+        primary.rows(List.of("a"), List.of(List.of("2")));
+        assertThat(h.rows()).containsExactly(List.of("2"));
+
+        h.commit("0-1-102");
+        h.applied("ro1", "0-1-102");
+        h.applied("ro2", "0-1-102");
+        h.query("SELECT a FROM t");
+        assertThat(h.backend("ro1").takeClientCommand()).as("a later GTID covers the lost one")
+                .isEqualTo("SELECT a FROM t");
     }
 
     @Test
