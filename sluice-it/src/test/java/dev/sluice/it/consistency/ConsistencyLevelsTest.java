@@ -3,6 +3,7 @@ package dev.sluice.it.consistency;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SandboxNode;
 import dev.sluice.it.support.SluiceHarness;
@@ -13,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -121,6 +123,24 @@ class ConsistencyLevelsTest {
                 cluster.exec(cluster.primary(), "DROP DATABASE IF EXISTS " + schema);
                 cluster.restoreHealthy();
             }
+        }
+    }
+
+    @Test
+    void sessionKnowsAWriteThatAnswersRowsToAClientWithoutDeprecateEof() throws Exception {
+        // The raw client negotiates neither CLIENT_DEPRECATE_EOF nor session tracking, as the mariadb
+        // CLI, PyMySQL or PHP mysqli: the EOF that ends an INSERT … RETURNING cannot carry its GTID.
+        try (RawMysqlClient client = RawMysqlClient.login(sluice.port("session"), SandboxCluster.APP_USER,
+                SandboxCluster.APP_PASSWORD, "test", Duration.ofSeconds(10))) {
+            delayEveryReplica();
+            long value = System.nanoTime();
+            assertThat(client.query("INSERT INTO test.consistency VALUES (3, " + value + ") RETURNING id"))
+                    .containsExactly(List.of("3"));
+            assertThat(client.query("SELECT v FROM test.consistency WHERE id = 3"))
+                    .as("the replicas lag behind the INSERT: only the primary has the row")
+                    .containsExactly(List.of(String.valueOf(value)));
+        } finally {
+            cluster.exec(cluster.primary(), "DELETE FROM test.consistency WHERE id = 3");
         }
     }
 

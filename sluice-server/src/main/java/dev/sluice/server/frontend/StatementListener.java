@@ -87,6 +87,21 @@ final class StatementListener extends ForwardingListener {
         }
     }
 
+    /**
+     * The client did not negotiate CLIENT_DEPRECATE_EOF, so neither did its backends, and a
+     * statement answering rows changed the session's state: a write's GTID may be the change.
+     */
+    @Override
+    public void onSessionStateNotSent() {
+        if (!routing.ownPositionUnknown()) {
+            LOG.info("session {}: a statement that answered rows changed the session state, which an EOF packet"
+                    + " cannot carry; its reads that must see its writes go to the primary until it commits again",
+                    connectionId);
+        }
+        routing.onSessionStateUnreadable();
+        super.onSessionStateNotSent();
+    }
+
     private void unreadable(String why) {
         if (!routing.ownPositionUnknown()) {
             LOG.warn("session {}: the session state of a server's OK could not be read ({}); a GTID of the"

@@ -2,6 +2,8 @@ package dev.sluice.server.frontend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.protocol.Capabilities;
+import dev.sluice.protocol.ServerStatus;
 import dev.sluice.server.backend.FakeBackend;
 import io.netty.buffer.Unpooled;
 import java.util.HexFormat;
@@ -86,6 +88,29 @@ class ConsistencyWaitTest {
         h.query("SELECT a FROM t");
         assertThat(h.backend("ro1").takeClientCommand()).as("a later GTID covers the lost one")
                 .isEqualTo("SELECT a FROM t");
+    }
+
+    @Test
+    void aWriteAnsweringRowsThroughEofPacketsSendsReadsToThePrimaryUntilTheNextGtid() {
+        h.close();
+        h = SessionHarness.readWrite(SessionHarness.READS_ON_REPLICAS + "\nconsistency: session",
+                SessionHarness.CLIENT_CAPABILITIES & ~Capabilities.CLIENT_DEPRECATE_EOF);
+        h.query("INSERT INTO t VALUES (2) RETURNING a");
+        FakeBackend primary = h.backend("primary");
+        primary.takeClientCommand();
+        primary.rows(List.of("a"), List.of(List.of("2")), ServerStatus.AUTOCOMMIT | ServerStatus.SESSION_STATE_CHANGED);
+        assertThat(h.rowsBetweenEofs()).containsExactly(List.of("2"));
+        h.query("SELECT a FROM t");
+        assertThat(primary.takeClientCommand()).as("the INSERT's GTID was not sent: only the primary surely has it")
+                .isEqualTo("SELECT a FROM t");
+        primary.rows(List.of("a"), List.of(List.of("2")));
+        assertThat(h.rowsBetweenEofs()).containsExactly(List.of("2"));
+
+        h.commit("0-1-102");
+        h.applied("ro1", "0-1-102");
+        h.applied("ro2", "0-1-102");
+        h.query("SELECT a FROM t");
+        assertThat(h.backend("ro1").takeClientCommand()).isEqualTo("SELECT a FROM t");
     }
 
     @Test
