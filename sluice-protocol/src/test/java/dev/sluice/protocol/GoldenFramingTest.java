@@ -21,7 +21,7 @@ class GoldenFramingTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"login-native.hex", "cli-session.hex", "auth-switch.hex", "err-access-denied.hex",
-        "ok-last-gtid.hex", "ok-session-state.hex", "ok-info-session-track.hex", "ok-info-no-session-track.hex",
+        "ok-last-gtid.hex", "ok-last-gtid-wide-schema.hex", "ok-session-state.hex", "ok-info-session-track.hex", "ok-info-no-session-track.hex",
         "err-no-such-table.hex", "resultset-eof.hex", "resultset-deprecate-eof.hex", "multi-result-deprecate-eof.hex",
         "prepare-eof.hex", "prepare-deprecate-eof.hex", "resultset-mariadb-extended.hex"})
     void framesComeBackAsCaptured(String file) {

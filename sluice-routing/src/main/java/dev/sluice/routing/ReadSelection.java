@@ -21,7 +21,9 @@ import java.util.Optional;
  * its weight. FORCE_SLAVE: a replica, no consistency wait. Otherwise the consistency level sets a
  * required GTID position (merged with a CONSISTENT_WITH hint): the balancer picks among the
  * candidates known to have it (the primary always has it); if none does, the read waits on the
- * replica closest to it, or the timeout action applies at once when the timeout is zero.
+ * replica closest to it, or the timeout action applies at once when the timeout is zero. Under
+ * {@code session}, a session whose own position is not known (a GTID may have been lost) reads
+ * the primary.
  */
 final class ReadSelection {
 
@@ -50,6 +52,9 @@ final class ReadSelection {
         long primaryBit = primary >= 0 && view.primaryReachable() && session.weightOf(ids[primary]) > 0
                 ? 1L << primary : 0;
         EndpointPolicy policy = view.policy();
+        if (policy.consistency() == ConsistencyLevel.SESSION && session.ownPositionUnknown()) {
+            return RouteDecision.primary(RouteReason.CONSISTENCY_POSITION_UNKNOWN);
+        }
         if (policy.consistency() == ConsistencyLevel.GLOBAL && primaryPosition == null) {
             return new RouteDecision.NeedPrimaryPosition(policy.consistencyTimeout(), policy.timeoutAction(),
                     s.consistencyToken());

@@ -50,6 +50,11 @@ public enum RouteReason {
     CONSISTENCY_PRIMARY_POSITION("consistency-primary-position"),
     /** No replica had the position and no wait is allowed: the timeout action applies. */
     CONSISTENCY_TIMEOUT("consistency-timeout"),
+    /**
+     * Session consistency, but an answer of the primary that may have held one of the session's
+     * GTIDs could not be read: only the primary surely has the session's writes (BEHAVIOUR §5).
+     */
+    CONSISTENCY_POSITION_UNKNOWN("consistency-position-unknown"),
     /** Malformed, empty or unrecognised text. */
     UNPARSED("unparsed"),
     /** Read-only endpoint: the connection's replica. */

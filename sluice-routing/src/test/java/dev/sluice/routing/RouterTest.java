@@ -195,6 +195,35 @@ class RouterTest {
     }
 
     @Test
+    void aSessionWhoseOwnPositionIsNotKnownReadsThePrimaryUnderSessionConsistencyOnly() {
+        Topology t = view.topology().withState("ro1", NodeState.replica(ReplicationLag.NONE, gtid("0-1-200")))
+                .withState("ro2", NodeState.replica(ReplicationLag.NONE, gtid("0-1-200")));
+        // level, GTID learned after the unreadable answer, what a plain read gets
+        Object[][] table = {
+            {ConsistencyLevel.SESSION, null, RouteReason.CONSISTENCY_POSITION_UNKNOWN},
+            {ConsistencyLevel.SESSION, "0-1-160", RouteReason.READ},
+            {ConsistencyLevel.EVENTUAL, null, RouteReason.READ},
+        };
+        for (Object[] row : table) {
+            withPolicy(EndpointPolicy.defaults("rw").withConsistency((ConsistencyLevel) row[0]));
+            view = view.next(t, view.policy());
+            session.onCommittedGtid(gtid("0-1-150"));
+            session.onSessionStateUnreadable();
+            if (row[1] != null) {
+                session.onCommittedGtid(gtid((String) row[1]));
+            }
+            assertThat(route("SELECT 1").reason()).as("%s, then %s", row[0], row[1]).isEqualTo(row[2]);
+        }
+        withPolicy(EndpointPolicy.defaults("rw").withConsistency(ConsistencyLevel.SESSION));
+        view = view.next(t, view.policy());
+        session.onSessionStateUnreadable();
+        assertThat(route("SELECT 1")).isEqualTo(RouteDecision.primary(RouteReason.CONSISTENCY_POSITION_UNKNOWN));
+        assertThat(route("/*FORCE_SLAVE*/ SELECT 1").reason()).as("a hint still beats the level").isEqualTo(RouteReason.HINT);
+        session.reset();
+        assertThat(route("SELECT 1").reason()).as("a reset session has no writes to see").isEqualTo(RouteReason.READ);
+    }
+
+    @Test
     void aZeroTimeoutAppliesTheTimeoutActionAtOnce() {
         withPolicy(EndpointPolicy.defaults("rw").withConsistency(ConsistencyLevel.SESSION)
                 .withConsistencyTimeout(Duration.ZERO));

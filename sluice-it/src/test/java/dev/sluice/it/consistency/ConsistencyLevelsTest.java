@@ -3,6 +3,7 @@ package dev.sluice.it.consistency;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.it.support.RawMysqlClient;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SandboxNode;
 import dev.sluice.it.support.SluiceHarness;
@@ -13,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -98,6 +100,47 @@ class ConsistencyLevelsTest {
             Read read = read(c, 1);
             assertThat(read.value).isEqualTo(written);
             assertThat(read.serverId).as("no replica has the write; timeout action primary").isEqualTo(primaryServerId);
+        }
+    }
+
+    @Test
+    void sessionKnowsItsWritesInADatabaseOfTwoOrFourByteCharacters() throws Exception {
+        // With the session's database in UTF-16 or UTF-32, MariaDB puts stray zero bytes before the
+        // session state of its OKs; the GTIDs in them must still count.
+        for (String charset : new String[] {"utf16", "utf32"}) {
+            String schema = "wide_" + charset;
+            try (Connection c = connect("session")) {
+                exec(c, "CREATE DATABASE " + schema + " CHARACTER SET " + charset);
+                cluster.waitForReplicasCaughtUp(Duration.ofSeconds(30));
+                delayEveryReplica();
+                exec(c, "USE " + schema);
+                exec(c, "CREATE TABLE t (id INT PRIMARY KEY)");
+                exec(c, "INSERT INTO t VALUES (1)");
+                assertThat(queryString(c, "SELECT COUNT(*) FROM t"))
+                        .as("the replicas have the database, not the table: the read waits for the INSERT")
+                        .isEqualTo("1");
+            } finally {
+                cluster.exec(cluster.primary(), "DROP DATABASE IF EXISTS " + schema);
+                cluster.restoreHealthy();
+            }
+        }
+    }
+
+    @Test
+    void sessionKnowsAWriteThatAnswersRowsToAClientWithoutDeprecateEof() throws Exception {
+        // The raw client negotiates neither CLIENT_DEPRECATE_EOF nor session tracking, as the mariadb
+        // CLI, PyMySQL or PHP mysqli: the EOF that ends an INSERT … RETURNING cannot carry its GTID.
+        try (RawMysqlClient client = RawMysqlClient.login(sluice.port("session"), SandboxCluster.APP_USER,
+                SandboxCluster.APP_PASSWORD, "test", Duration.ofSeconds(10))) {
+            delayEveryReplica();
+            long value = System.nanoTime();
+            assertThat(client.query("INSERT INTO test.consistency VALUES (3, " + value + ") RETURNING id"))
+                    .containsExactly(List.of("3"));
+            assertThat(client.query("SELECT v FROM test.consistency WHERE id = 3"))
+                    .as("the replicas lag behind the INSERT: only the primary has the row")
+                    .containsExactly(List.of(String.valueOf(value)));
+        } finally {
+            cluster.exec(cluster.primary(), "DELETE FROM test.consistency WHERE id = 3");
         }
     }
 

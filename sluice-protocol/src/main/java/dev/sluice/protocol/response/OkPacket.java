@@ -144,6 +144,7 @@ public record OkPacket(long affectedRows, long lastInsertId, int statusFlags, in
         String info = in.isReadable() ? LengthEncoded.readString(in, "info") : "";
         List<SessionStateChange> changes = new ArrayList<>();
         if (ServerStatus.has(status, ServerStatus.SESSION_STATE_CHANGED) && in.isReadable()) {
+            in.readerIndex(SessionTrackScanner.blockLengthIndex(in, in.readerIndex(), in.writerIndex()));
             ByteBuf block = LengthEncoded.readSlice(in, "session state changes");
             while (block.isReadable()) {
                 SessionStateChange.decode(block, changes);

@@ -17,6 +17,8 @@ import java.util.Optional;
  */
 final class SessionTrackScanner {
     private static final int STATUS_AND_WARNINGS = 4;
+    /** A placeholder of four bytes (UTF-32) leaves three zero bytes before the block's length. */
+    private static final int MAX_STRAY_ZEROS = 3;
 
     private SessionTrackScanner() {}
 
@@ -35,6 +37,7 @@ final class SessionTrackScanner {
         if (index >= end) {
             return Optional.empty();
         }
+        index = blockLengthIndex(payload, index, end);
         int blockLength = length(payload, index, end, "session state changes");
         index += LengthEncoded.encodedSizeAt(payload, index);
         int blockEnd = index + blockLength;
@@ -61,6 +64,41 @@ final class SessionTrackScanner {
             index = dataEnd;
         }
         return Optional.empty();
+    }
+
+    /**
+     * Where the session state block's length is, given {@code index} just after the info.
+     *
+     * <p>MariaDB (10.11 at least) writes the block's one-byte length placeholder as a character
+     * of the session's current database's character set. When that set has characters of two or
+     * four bytes at least (UTF-16, UCS-2, UTF-32), the placeholder is two or four zero bytes and
+     * the length lands in the last of them: one or three stray zero bytes come before it
+     * ({@code CREATE DATABASE d CHARACTER SET utf16; USE d; CREATE TABLE …} answers
+     * {@code … 00 00 15 00 13 09 last_gtid …}). Read as laid out, that is an empty block, and
+     * the session's GTID would be lost. The block always ends where the packet ends, which tells
+     * the layouts apart: a zero length followed by more bytes is not an empty block.
+     */
+    static int blockLengthIndex(ByteBuf payload, int index, int end) {
+        for (int at = index; at <= index + MAX_STRAY_ZEROS && at < end; at++) {
+            if (endsAt(payload, at, end)) {
+                return at;
+            }
+            if (payload.getByte(at) != 0) {
+                break;
+            }
+        }
+        throw new MalformedPacketException("session state changes: the block does not end with the packet");
+    }
+
+    /** Whether a length-encoded length at {@code index} is followed by exactly that many bytes to {@code end}. */
+    private static boolean endsAt(ByteBuf payload, int index, int end) {
+        int first = payload.getUnsignedByte(index);
+        int size = LengthEncoded.prefixSize(first);
+        if (size <= 0 || index + size > end) {
+            return false;
+        }
+        long length = LengthEncoded.getIntegerAt(payload, index);
+        return length >= 0 && length == end - index - size;
     }
 
     /** The length-encoded length at {@code index}, checked to fit before {@code end}. */

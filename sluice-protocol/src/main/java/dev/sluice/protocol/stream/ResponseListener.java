@@ -14,6 +14,14 @@ public interface ResponseListener {
     default void onOk(ByteBuf buf, int payloadIndex, int length) {
     }
 
+    /**
+     * An EOF packet (a connection without CLIENT_DEPRECATE_EOF) whose status says the session's
+     * state changed: an EOF has no room for the change, so the server did not send it (a
+     * write that answers rows, {@code INSERT … RETURNING}, leaves its GTID untold so).
+     */
+    default void onSessionStateNotSent() {
+    }
+
     /** An ERR packet; it ends the response. */
     default void onError(ByteBuf buf, int payloadIndex, int length) {
     }

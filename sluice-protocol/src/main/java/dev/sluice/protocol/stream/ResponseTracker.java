@@ -376,6 +376,9 @@ public final class ResponseTracker {
     private void settledEof(ByteBuf buf, int payload, int length) {
         lastStatus = eofStatus(buf, payload, length);
         lastWarnings = eofWarnings(buf, payload, length);
+        if ((lastStatus & ServerStatus.SESSION_STATE_CHANGED) != 0 && length <= EOF_STATUS_OFFSET + 2) {
+            listener.onSessionStateNotSent();
+        }
         if (stripSessionState && (lastStatus & ServerStatus.SESSION_STATE_CHANGED) != 0) {
             if (length > EOF_STATUS_OFFSET + 2) {
                 okToRewrite = true;

@@ -55,6 +55,37 @@ class OkPacketTest {
     }
 
     @Test
+    void lastGtidWhereTheServerPutsStrayZerosBeforeTheStateBlock() {
+        // The session's database in UTF-16, then UTF-32: one and three zero bytes before the length.
+        List<byte[]> wide = Golden.fromServer("ok-last-gtid-wide-schema.hex");
+        List<String> gtids = List.of("0-1-1870", "0-1-1874");
+        for (int i = 0; i < wide.size(); i++) {
+            ByteBuf payload = Unpooled.wrappedBuffer(wide.get(i));
+            assertThat(OkPacket.sessionTrackedVariable(payload, TRACKING, "last_gtid")).contains(gtids.get(i));
+            assertThat(decode(wide.get(i), TRACKING).sessionStateChanges())
+                    .containsExactly(new SystemVariable("last_gtid", gtids.get(i)));
+            assertThat(stripped(wide.get(i), 1)).as("what a client without tracking gets")
+                    .isEqualTo(HexFormat.of().parseHex("00000002000000"));
+        }
+    }
+
+    @Test
+    void aStateBlockThatDoesNotEndWithThePacketIsMalformed() {
+        byte[] wide = Golden.fromServer("ok-last-gtid-wide-schema.hex").get(0);
+        byte[] strayNonZero = wide.clone();
+        strayNonZero[8] = 0x01; // the byte before the block's length is not a zero
+        byte[] trailing = Arrays.copyOf(LAST_GTID, LAST_GTID.length + 1); // one byte after the block
+        byte[] fourStrayZeros = new byte[wide.length + 3];
+        System.arraycopy(wide, 0, fourStrayZeros, 0, 8);
+        System.arraycopy(wide, 8, fourStrayZeros, 11, wide.length - 8);
+        for (byte[] bad : List.of(strayNonZero, trailing, fourStrayZeros)) {
+            assertThatThrownBy(() -> OkPacket.sessionTrackedVariable(Unpooled.wrappedBuffer(bad), TRACKING, "last_gtid"))
+                    .isInstanceOf(MalformedPacketException.class);
+            assertThatThrownBy(() -> decode(bad, TRACKING)).isInstanceOf(MalformedPacketException.class);
+        }
+    }
+
+    @Test
     void everySessionStateTypeTheServerSends() {
         assertThat(decode(STATE.get(0), TRACKING).sessionStateChanges()).containsExactly(new StateChange(true),
                 new TransactionState("________"), new TransactionCharacteristics(""));

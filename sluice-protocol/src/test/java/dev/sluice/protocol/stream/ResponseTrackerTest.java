@@ -293,6 +293,33 @@ class ResponseTrackerTest {
     }
 
     @Test
+    void anEofThatSaysTheStateChangedIsReportedAsStateNotSent() {
+        int[] told = new int[1];
+        ResponseListener counting = new ResponseListener() {
+            @Override
+            public void onSessionStateNotSent() {
+                told[0]++;
+            }
+        };
+        ResponseTracker eofs = new ResponseTracker(false);
+        eofs.expect(ResponseKind.RESULT, counting);
+        ByteBuf rs = concat(packet(1), column(), eof(AUTOCOMMIT), row(), eof(AUTOCOMMIT | SESSION_STATE_CHANGED));
+        eofs.scan(rs, 0, rs.writerIndex());
+        assertThat(eofs.isComplete()).isTrue();
+        assertThat(told[0]).isEqualTo(1);
+
+        ResponseTracker deprecateEof = new ResponseTracker(true);
+        deprecateEof.expect(ResponseKind.RESULT, counting);
+        ByteBuf withState = concat(packet(1), column(), row(), okWithState(0xFE, AUTOCOMMIT | SESSION_STATE_CHANGED));
+        deprecateEof.scan(withState, 0, withState.writerIndex());
+        assertThat(told[0]).as("an OK terminator carries the state itself").isEqualTo(1);
+        ByteBuf plain = concat(packet(1), column(), eof(AUTOCOMMIT), row(), eof(AUTOCOMMIT));
+        eofs.expect(ResponseKind.RESULT, counting);
+        eofs.scan(plain, 0, plain.writerIndex());
+        assertThat(told[0]).as("no change, nothing to tell").isEqualTo(1);
+    }
+
+    @Test
     void anOkWithSessionStateIsPointedOutForAClientThatDidNotAskForIt() {
         ResponseTracker t = new ResponseTracker(true);
         t.expect(ResponseKind.RESULT, ResponseListener.NONE, true);

@@ -59,6 +59,8 @@ public final class RoutingSession implements WeightSource {
     private int previousTarget = PREVIOUS_NONE;
     private int connectionReplica = NO_REPLICA;
     private Optional<GtidPosition> lastGtid = Optional.empty();
+    /** An OK of the primary reported session state that could not be read; see {@link #onSessionStateUnreadable}. */
+    private boolean ownPositionUnknown;
     private Optional<String> schema = Optional.empty();
     private Statement pending;
     private boolean pendingFromTransactionHolder = true;
@@ -331,9 +333,29 @@ public final class RoutingSession implements WeightSource {
         pending = null;
     }
 
-    /** A GTID the primary reported in an OK packet after a commit (session tracking). */
+    /**
+     * A GTID the primary reported in an OK packet after a commit (session tracking). It comes
+     * after any commit of the session whose GTID was lost ({@link #onSessionStateUnreadable}) in
+     * the primary's binary log, so a replica that has it has that one too: the position is known
+     * again.
+     */
     public void onCommittedGtid(GtidPosition gtid) {
         lastGtid = Optional.of(lastGtid.map(previous -> previous.merge(gtid)).orElse(gtid));
+        ownPositionUnknown = false;
+    }
+
+    /**
+     * An OK packet said the session's state changed, but its state could not be read: a GTID
+     * of the session's may have been in it. Until the next one is learned, a read that must see
+     * the session's writes can trust the primary only (BEHAVIOUR §5).
+     */
+    public void onSessionStateUnreadable() {
+        ownPositionUnknown = true;
+    }
+
+    /** Whether a GTID of this session's may have been lost since the last one learned. */
+    public boolean ownPositionUnknown() {
+        return ownPositionUnknown;
     }
 
     /** COM_INIT_DB succeeded: remember it like a USE. */
@@ -408,6 +430,7 @@ public final class RoutingSession implements WeightSource {
         pinned = false;
         previousTarget = PREVIOUS_NONE;
         lastGtid = Optional.empty();
+        ownPositionUnknown = false;
         schema = Optional.empty();
         pending = null;
         pendingFromTransactionHolder = true;

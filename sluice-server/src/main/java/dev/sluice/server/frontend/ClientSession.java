@@ -107,7 +107,7 @@ public final class ClientSession implements ClientEvents {
                 proxy.metrics());
         RouteExecutor executor = new RouteExecutor(login.connectionId(), runner, runner, routing, endpoint, proxy,
                 backends, retries, deferredBegin, setShortcut, previous, answers,
-                new StatementListener(routing, previous, login.capabilities()), proxy.metrics(), alloc, loop,
+                new StatementListener(login.connectionId(), routing, previous, login.capabilities()), proxy.metrics(), alloc, loop,
                 () -> proxy.primaryPositions().next(), switchover);
         OwnConnectionId ownId = new OwnConnectionId(login.connectionId(), routing::clientCharset, alloc);
         KillCommands kills = new KillCommands(runner, answers, login, routing, proxy, proxy::session,

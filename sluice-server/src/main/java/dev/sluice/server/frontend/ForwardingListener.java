@@ -15,6 +15,11 @@ abstract class ForwardingListener implements CommandListener {
     }
 
     @Override
+    public void onSessionStateNotSent() {
+        delegate().onSessionStateNotSent();
+    }
+
+    @Override
     public void onError(ByteBuf buf, int payloadIndex, int length) {
         delegate().onError(buf, payloadIndex, length);
     }

@@ -1,6 +1,7 @@
 package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.Capabilities;
+import dev.sluice.protocol.MalformedPacketException;
 import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.response.OkPacket;
 import dev.sluice.protocol.stream.ResponseTracker;
@@ -8,6 +9,9 @@ import dev.sluice.routing.gtid.GtidPosition;
 import dev.sluice.routing.session.RoutingSession;
 import dev.sluice.server.backend.BackendConnection;
 import io.netty.buffer.ByteBuf;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Watches the response of a routed statement for what routing must learn: the final status
@@ -22,6 +26,9 @@ import io.netty.buffer.ByteBuf;
 final class StatementListener extends ForwardingListener {
     static final String LAST_GTID = "last_gtid";
 
+    private static final Logger LOG = LoggerFactory.getLogger(StatementListener.class);
+
+    private final long connectionId;
     private final RoutingSession routing;
     private final PreviousStatement previous;
     /** How backends lay out OK packets: the client's choices, with session tracking always asked. */
@@ -29,7 +36,8 @@ final class StatementListener extends ForwardingListener {
     private CommandListener inner = CommandListener.NONE;
     private boolean traceless;
 
-    StatementListener(RoutingSession routing, PreviousStatement previous, long clientCapabilities) {
+    StatementListener(long connectionId, RoutingSession routing, PreviousStatement previous, long clientCapabilities) {
+        this.connectionId = connectionId;
         this.routing = routing;
         this.previous = previous;
         this.backendCapabilities = clientCapabilities | Capabilities.CLIENT_SESSION_TRACK;
@@ -50,12 +58,57 @@ final class StatementListener extends ForwardingListener {
         ByteBuf ok = buf.slice(payloadIndex, length);
         int status = OkPacket.statusFlagsOf(ok, backendCapabilities);
         if (ServerStatus.has(status, ServerStatus.SESSION_STATE_CHANGED)) {
-            OkPacket.sessionTrackedVariable(ok, backendCapabilities, LAST_GTID)
-                    .filter(v -> !v.isEmpty())
-                    .flatMap(GtidPosition::parse)
-                    .ifPresent(routing::onCommittedGtid);
+            learnGtid(ok);
         }
         inner.onOk(buf, payloadIndex, length);
+    }
+
+    /**
+     * The session's GTID from an OK that reports changed state. State that cannot be read may
+     * have held one: the session then reads the primary until it learns the next (BEHAVIOUR §5),
+     * and says so, rather than let a replica without the write answer.
+     */
+    private void learnGtid(ByteBuf ok) {
+        String value;
+        try {
+            value = OkPacket.sessionTrackedVariable(ok, backendCapabilities, LAST_GTID).orElse("");
+        } catch (MalformedPacketException e) {
+            unreadable(e.getMessage());
+            return;
+        }
+        if (value.isEmpty()) {
+            return;
+        }
+        Optional<GtidPosition> gtid = GtidPosition.parse(value);
+        if (gtid.isPresent()) {
+            routing.onCommittedGtid(gtid.get());
+        } else {
+            unreadable("last_gtid '" + value + "' is not a GTID position");
+        }
+    }
+
+    /**
+     * The client did not negotiate CLIENT_DEPRECATE_EOF, so neither did its backends, and a
+     * statement answering rows changed the session's state: a write's GTID may be the change.
+     */
+    @Override
+    public void onSessionStateNotSent() {
+        if (!routing.ownPositionUnknown()) {
+            LOG.info("session {}: a statement that answered rows changed the session state, which an EOF packet"
+                    + " cannot carry; its reads that must see its writes go to the primary until it commits again",
+                    connectionId);
+        }
+        routing.onSessionStateUnreadable();
+        super.onSessionStateNotSent();
+    }
+
+    private void unreadable(String why) {
+        if (!routing.ownPositionUnknown()) {
+            LOG.warn("session {}: the session state of a server's OK could not be read ({}); a GTID of the"
+                    + " session's may be in it, so its reads that must see its writes go to the primary until"
+                    + " it commits again", connectionId, why);
+        }
+        routing.onSessionStateUnreadable();
     }
 
     @Override

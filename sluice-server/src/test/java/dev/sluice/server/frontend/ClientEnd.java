@@ -201,9 +201,21 @@ final class ClientEnd {
 
     /** The client's next answer is a text result set (DEPRECATE_EOF); returns its rows. */
     List<List<String>> rows() {
+        return rows(false);
+    }
+
+    /** A text result set laid out for a client without CLIENT_DEPRECATE_EOF: an EOF after the columns too. */
+    List<List<String>> rowsBetweenEofs() {
+        return rows(true);
+    }
+
+    private List<List<String>> rows(boolean eofAfterColumns) {
         byte[] first = packet();
         int columns = (int) LengthEncoded.getIntegerAt(Unpooled.wrappedBuffer(first), 0);
         for (int i = 0; i < columns; i++) {
+            packet();
+        }
+        if (eofAfterColumns) {
             packet();
         }
         List<List<String>> rows = new ArrayList<>();

@@ -2,7 +2,11 @@ package dev.sluice.server.frontend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.protocol.Capabilities;
+import dev.sluice.protocol.ServerStatus;
 import dev.sluice.server.backend.FakeBackend;
+import io.netty.buffer.Unpooled;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -59,6 +63,54 @@ class ConsistencyWaitTest {
         primary.rows(List.of("a"), List.of(List.of("1")));
         assertThat(h.rows()).containsExactly(List.of("1"));
         assertThat(ro1.hasCommand()).isFalse();
+    }
+
+    @Test
+    void aCommitWhoseSessionStateCannotBeReadSendsReadsToThePrimaryUntilTheNextGtid() {
+        h.commit("0-1-100");
+        h.applied("ro1", "0-1-100");
+        h.applied("ro2", "0-1-100");
+        h.query("INSERT INTO t VALUES (2)");
+        FakeBackend primary = h.backend("primary");
+        primary.takeClientCommand();
+        // AUTOCOMMIT | SESSION_STATE_CHANGED, and a state block of 2 bytes followed by 3.
+        primary.partial(Unpooled.wrappedBuffer(HexFormat.of().parseHex("0c000001" + "0001000240000000" + "02010101")));
+        h.ok();
+        h.query("SELECT a FROM t");
+        assertThat(primary.takeClientCommand()).as("the replicas have the last GTID known, maybe not this commit")
+                .isEqualTo("SELECT a FROM t");
+        primary.rows(List.of("a"), List.of(List.of("2")));
+        assertThat(h.rows()).containsExactly(List.of("2"));
+
+        h.commit("0-1-102");
+        h.applied("ro1", "0-1-102");
+        h.applied("ro2", "0-1-102");
+        h.query("SELECT a FROM t");
+        assertThat(h.backend("ro1").takeClientCommand()).as("a later GTID covers the lost one")
+                .isEqualTo("SELECT a FROM t");
+    }
+
+    @Test
+    void aWriteAnsweringRowsThroughEofPacketsSendsReadsToThePrimaryUntilTheNextGtid() {
+        h.close();
+        h = SessionHarness.readWrite(SessionHarness.READS_ON_REPLICAS + "\nconsistency: session",
+                SessionHarness.CLIENT_CAPABILITIES & ~Capabilities.CLIENT_DEPRECATE_EOF);
+        h.query("INSERT INTO t VALUES (2) RETURNING a");
+        FakeBackend primary = h.backend("primary");
+        primary.takeClientCommand();
+        primary.rows(List.of("a"), List.of(List.of("2")), ServerStatus.AUTOCOMMIT | ServerStatus.SESSION_STATE_CHANGED);
+        assertThat(h.rowsBetweenEofs()).containsExactly(List.of("2"));
+        h.query("SELECT a FROM t");
+        assertThat(primary.takeClientCommand()).as("the INSERT's GTID was not sent: only the primary surely has it")
+                .isEqualTo("SELECT a FROM t");
+        primary.rows(List.of("a"), List.of(List.of("2")));
+        assertThat(h.rowsBetweenEofs()).containsExactly(List.of("2"));
+
+        h.commit("0-1-102");
+        h.applied("ro1", "0-1-102");
+        h.applied("ro2", "0-1-102");
+        h.query("SELECT a FROM t");
+        assertThat(h.backend("ro1").takeClientCommand()).isEqualTo("SELECT a FROM t");
     }
 
     @Test

@@ -194,6 +194,10 @@ final class SessionHarness implements AutoCloseable {
         return c.rows();
     }
 
+    List<List<String>> rowsBetweenEofs() {
+        return c.rowsBetweenEofs();
+    }
+
     /** The client reads one row through {@code node}, which the test answers with {@code 1}. */
     FakeBackend read(String sql, String node) {
         query(sql);
