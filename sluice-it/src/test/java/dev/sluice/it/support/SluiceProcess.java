@@ -127,10 +127,6 @@ public final class SluiceProcess implements AutoCloseable {
     /** SIGTERM (Sluice stops gracefully: BEHAVIOUR §13), SIGKILL if it does not stop in time. */
     @Override
     public void close() throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.destroyForcibly();
-            process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        }
+        ChildProcess.stop(process, STOP_TIMEOUT);
     }
 }
