@@ -25,6 +25,7 @@ public final class TcpBalancer implements AutoCloseable {
     private static final Duration INSTALL_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration LISTEN_TIMEOUT = Duration.ofSeconds(20);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+    private static final List<Path> SBIN = List.of(Path.of("/usr/sbin/haproxy"), Path.of("/usr/local/sbin/haproxy"));
 
     private final Process process;
     private final int port;
@@ -66,7 +67,7 @@ public final class TcpBalancer implements AutoCloseable {
         Path file = dir.resolve("haproxy.cfg");
         Files.writeString(file, config.toString());
         Path log = dir.resolve("haproxy.log");
-        Process p = new ProcessBuilder("haproxy", "-db", "-f", file.toString()).redirectErrorStream(true)
+        Process p = new ProcessBuilder(executable().toString(), "-db", "-f", file.toString()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
         TcpBalancer balancer = new TcpBalancer(p, port, log);
         try {
@@ -98,6 +99,19 @@ public final class TcpBalancer implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         ChildProcess.stop(process, STOP_TIMEOUT);
+    }
+
+    /** Debian installs it in /usr/sbin, which is not on every account's PATH. */
+    private static Path executable() {
+        List<Path> candidates = new java.util.ArrayList<>();
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            if (!dir.isEmpty()) {
+                candidates.add(Path.of(dir, "haproxy"));
+            }
+        }
+        candidates.addAll(SBIN);
+        return candidates.stream().filter(Files::isExecutable).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no haproxy executable on PATH or in " + SBIN));
     }
 
     private static boolean accepts(int port) {
