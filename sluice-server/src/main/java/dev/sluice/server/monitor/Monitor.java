@@ -167,6 +167,13 @@ public final class Monitor implements AutoCloseable {
         }
 
         @Override
+        public void stalled(NodeProbe probe, long lateMillis, long moreMillis) {
+            LOG.warn("the check of node '{}' timed out {} ms late: Sluice itself was held up (GC pause or CPU "
+                    + "starvation), so it waits {} ms more before counting a miss", probe.nodeName(), lateMillis,
+                    moreMillis);
+        }
+
+        @Override
         public void unreachable(NodeProbe probe, String reason) {
             report(probe.nodeName(), "unreachable: " + reason);
             Optional<Node> node = topology.current().node(probe.nodeName());

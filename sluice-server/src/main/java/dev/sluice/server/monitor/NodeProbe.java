@@ -27,6 +27,9 @@ final class NodeProbe {
         void missed(NodeProbe probe, String reason, int inRow, int downAfter);
 
         void unreachable(NodeProbe probe, String reason);
+
+        /** A check's timeout ran late because Sluice's own loop was held up: it gets more time. */
+        void stalled(NodeProbe probe, long lateMillis, long moreMillis);
     }
 
     private final String nodeName;
@@ -80,11 +83,7 @@ final class NodeProbe {
         boolean connected = connection != null && connection.isUsable();
         // A new connection first has to connect and log in: that gets its own allowance.
         long limit = queryTimeout.toMillis() + (connected ? 0 : connectTimeout.toMillis());
-        loop.schedule(() -> {
-            if (checking && gen == generation) {
-                fail(gen, "no answer within " + limit + " ms");
-            }
-        }, limit, TimeUnit.MILLISECONDS);
+        armTimeout(gen, CheckDeadline.start(loop.ticker().nanoTime(), limit));
         if (connected) {
             runChecks(gen, connection);
             return;
@@ -103,6 +102,22 @@ final class NodeProbe {
             connection = (BackendConnection) f.getNow();
             runChecks(gen, connection);
         });
+    }
+
+    private void armTimeout(int gen, CheckDeadline deadline) {
+        long delay = Math.max(0, deadline.deadlineNanos() - loop.ticker().nanoTime());
+        loop.schedule(() -> {
+            if (!checking || gen != generation) {
+                return;
+            }
+            long now = loop.ticker().nanoTime();
+            if (deadline.proxyStalled(now)) {
+                results.stalled(this, deadline.lateMillis(now), deadline.allowanceMillis());
+                armTimeout(gen, deadline.extendedFrom(now));
+                return;
+            }
+            fail(gen, "no answer within " + deadline.allowanceMillis() + " ms");
+        }, delay, TimeUnit.NANOSECONDS);
     }
 
     private void runChecks(int gen, BackendConnection c) {

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * One node's checks against fake backends on an event loop whose clock the test moves: a node is
  * unreachable only after {@code down-after} missed checks in a row, a missed check is tried again
- * at once, and an answered check starts the count again.
+ * at once, and an answered check starts the count again. A timeout that runs well after its deadline
+ * (the proxy's own loop was held up) gets one more allowance instead of counting as a miss.
  */
 class NodeProbeTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
@@ -61,6 +62,11 @@ class NodeProbeTest {
                     @Override
                     public void unreachable(NodeProbe probe, String reason) {
                         results.add("unreachable");
+                    }
+
+                    @Override
+                    public void stalled(NodeProbe probe, long lateMillis, long moreMillis) {
+                        results.add("stalled " + lateMillis + " ms, " + moreMillis + " ms more");
                     }
                 });
     }
@@ -130,5 +136,35 @@ class NodeProbeTest {
         assertThat(results).containsExactly("missed 1/2");
         passTime(TIMEOUT.plus(TIMEOUT));
         assertThat(results).containsExactly("missed 1/2", "unreachable");
+    }
+
+    @Test
+    void aTimeoutThatRunsLateBecauseTheLoopStalledIsNotAMissWhenTheAnswerIsWaiting() {
+        probe(1).tick();
+        runTasks();
+        // The loop is held up a second past the check's 2 s deadline; the answer arrived meanwhile.
+        passTime(TIMEOUT.multipliedBy(3));
+        assertThat(results).containsExactly("stalled 1000 ms, 2000 ms more");
+        answerCheck();
+        assertThat(results).as("with down-after 1, a miss would have marked the node down")
+                .containsExactly("stalled 1000 ms, 2000 ms more", "observed");
+    }
+
+    @Test
+    void aLateTimeoutGetsOneMoreAllowanceOnlySoAHungNodeIsStillFoundDown() {
+        probe(1).tick();
+        runTasks();
+        passTime(TIMEOUT.multipliedBy(3));
+        passTime(TIMEOUT.multipliedBy(4));
+        assertThat(results).as("the second timeout ran late too, but counts")
+                .containsExactly("stalled 1000 ms, 2000 ms more", "unreachable");
+    }
+
+    @Test
+    void aTimeoutRunningOnlyALittleLateCountsAsAMiss() {
+        probe(1).tick();
+        runTasks();
+        passTime(TIMEOUT.multipliedBy(2).plusMillis(CheckDeadline.STALL_MILLIS - 1));
+        assertThat(results).containsExactly("unreachable");
     }
 }
