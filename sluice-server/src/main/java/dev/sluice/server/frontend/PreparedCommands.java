@@ -75,8 +75,9 @@ final class PreparedCommands {
      * Where a statement would run now: its replica if it is a read, else the session's first node;
      * empty when no node can take it (no primary known, no readable replica).
      */
-    private Optional<NodeRef> targetFor(PreparedStatement ps) {
-        RouteDecision d = Router.routeExecute(ps.statement(), routing, endpoint.view(), endpoint);
+    private Optional<NodeRef> targetFor(PreparedStatement ps, boolean lastTry) {
+        RouteDecision d = executor.forRetry(Router.routeExecute(ps.statement(), routing, endpoint.view(), endpoint),
+                lastTry);
         if (d instanceof RouteDecision.ToReplica r) {
             Optional<NodeRef> n = nodes.node(r.nodeId());
             if (n.isPresent()) {
@@ -117,18 +118,22 @@ final class PreparedCommands {
         // Statement ids live on one backend connection: with a transaction pool the session keeps its own.
         handBack.lockByProtocol();
         PreparedStatement ps = new PreparedStatement(clientId, original, sql, statement);
-        sendPrepare(ps, clientId, f.take());
+        sendPrepare(ps, clientId, f.take(), false);
     }
 
-    /** Prepares where the statement would run; a failure there before it answered prepares it on the next node. */
-    private void sendPrepare(PreparedStatement ps, int clientId, ByteBuf frame) {
-        Optional<NodeRef> found = targetFor(ps);
+    /**
+     * Prepares where the statement would run; a failure there before it answered prepares it on the
+     * next node, and the last try on the primary as a read's last try goes there.
+     */
+    private void sendPrepare(PreparedStatement ps, int clientId, ByteBuf frame, boolean lastTry) {
+        Optional<NodeRef> found = targetFor(ps, lastTry);
         if (found.isEmpty()) {
             noNodeFor(frame);
             return;
         }
         NodeRef target = found.get();
-        retries.keepPrepare(frame, target.id(), again -> sendPrepare(ps, clientId, again));
+        retries.keepPrepare(frame, target.id(),
+                again -> sendPrepare(ps, clientId, again.command().frame(), again.lastTry()));
         command.forward(target, frame, ResponseKind.PREPARE, new CommandListener() {
             private int backendId = -1;
 
@@ -206,8 +211,8 @@ final class PreparedCommands {
             return;
         }
         PreparedStatement.Place longData = ps.longData();
-        Optional<NodeRef> where = longData.isNone() ? targetFor(ps)
-                : nodes.node(longData.nodeId()).or(() -> targetFor(ps));
+        Optional<NodeRef> where = longData.isNone() ? targetFor(ps, false)
+                : nodes.node(longData.nodeId()).or(() -> targetFor(ps, false));
         if (where.isEmpty()) {
             // COM_STMT_SEND_LONG_DATA has no answer: the EXECUTE that follows will say what went wrong.
             f.release();

@@ -47,11 +47,11 @@ final class ReadRetries {
      * (sysbench, Connector/J with useServerPrepStmts) gets an error whenever it prepares just as
      * a replica dies, before the monitor has taken that replica out of the readable set.
      */
-    void keepPrepare(ByteBuf frame, int nodeId, Consumer<ByteBuf> resend) {
+    void keepPrepare(ByteBuf frame, int nodeId, Consumer<ReadRetry> resend) {
         release();
         if (Packets.payloadLength(frame, frame.readerIndex()) < Packets.MAX_PAYLOAD) {
             kept = new ReadRetry(new RoutedCommand(null, null, frame.retainedDuplicate(), ResponseKind.PREPARE,
-                    CommandListener.NONE, null), ++attempts, nodeId, r -> resend.accept(r.command().frame()));
+                    CommandListener.NONE, null), ++attempts, nodeId, resend);
         }
     }
 

@@ -352,15 +352,22 @@ final class RouteExecutor {
     /** Routes a failed read again, now that its replica is known to be down. */
     private void routeAgain(ReadRetry r) {
         RoutedCommand read = r.command();
-        RouteDecision d = Router.route(read.statement(), routing, endpoint.view(), endpoint);
-        if (r.lastTry() && d instanceof RouteDecision.ToReplica && !routing.inTransaction() && primaryTakesReads()) {
-            // Replicas that keep failing reads under them are flapping (their monitor checks keep
-            // missing): another replica may go the same way, and then the client would get the
-            // error. The primary serves any read, at any consistency (BEHAVIOUR §4).
-            d = RouteDecision.primary(RouteReason.FALLBACK_REPLICAS_FAILED);
-        }
+        RouteDecision d = forRetry(Router.route(read.statement(), routing, endpoint.view(), endpoint), r.lastTry());
         LOG.debug("session {}: read failed on node {}, routed again: {}", connectionId, r.nodeId(), d);
         run(read.routedAs(d));
+    }
+
+    /**
+     * Where a read that replicas failed is sent again: where it routes now, except that its last
+     * try goes to the primary. Replicas that keep failing reads under them are flapping (their
+     * monitor checks keep missing): another replica may go the same way, and then the client
+     * would get the error. The primary serves any read, at any consistency (BEHAVIOUR §4).
+     */
+    RouteDecision forRetry(RouteDecision routed, boolean lastTry) {
+        if (lastTry && routed instanceof RouteDecision.ToReplica && !routing.inTransaction() && primaryTakesReads()) {
+            return RouteDecision.primary(RouteReason.FALLBACK_REPLICAS_FAILED);
+        }
+        return routed;
     }
 
     /** A read-write endpoint whose primary the monitor reaches: it can take a read that replicas failed. */

@@ -121,6 +121,21 @@ class PreparedStatementPathTest {
     }
 
     @Test
+    void aPrepareThatReplicasKeepFailingIsPreparedOnThePrimaryAtItsLastTry() {
+        h.c.prepare("SELECT a FROM t");
+        for (int i = 0; i < ReadRetry.MAX_ATTEMPTS; i++) {
+            String node = h.nodes.of("ro1").stream().anyMatch(b -> b.isOpen() && b.hasCommand()) ? "ro1" : "ro2";
+            FakeBackend replica = h.backend(node);
+            assertThat(replica.takeClientCommand()).isEqualTo("COM_STMT_PREPARE " + sqlHex("SELECT a FROM t"));
+            h.nodeState(node, s -> s.withReachable(false));
+            h.nodeState(node, s -> s.withReachable(true));
+        }
+        answerPrepare("primary", "SELECT a FROM t", 5, 1);
+        assertThat(h.c.prepared()).as("the client gets its statement, not the replicas' failure").isEqualTo(1);
+        assertThat(h.clientOpen()).isTrue();
+    }
+
+    @Test
     void anExecuteWhoseReplicaDiesBeforeAnsweringIsPreparedAndRunOnAnotherNode() {
         h.c.prepare("SELECT a FROM t");
         FakeBackend ro2 = answerPrepare("ro2", "SELECT a FROM t", 77, 1);
