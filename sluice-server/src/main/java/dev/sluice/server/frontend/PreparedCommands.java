@@ -165,7 +165,7 @@ final class PreparedCommands {
         if (ps.answeredBySluice()) {
             f.release();
             metrics.statementRouted(endpoint.name(), null, "local", RouteReason.LOCAL.metricName());
-            answers.lastGtidBinary(ps.statement());
+            executor.answerLastGtid(ps.statement(), true);
             return;
         }
         ByteBuf frame = f.bytes();

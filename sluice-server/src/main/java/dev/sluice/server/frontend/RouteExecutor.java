@@ -58,6 +58,7 @@ final class RouteExecutor {
     private final SluiceMetrics metrics;
     private final ByteBufAllocator alloc;
     private final ConsistentReads<RoutedCommand> consistency;
+    private final LastGtidToken lastGtid;
     private final SwitchoverHold switchover;
 
     /**
@@ -89,6 +90,12 @@ final class RouteExecutor {
         this.alloc = alloc;
         this.consistency = new ConsistentReads<>(new ConsistentReadSession(loop, command, backends, this, routing,
                 endpoint), metrics, endpoint.name(), primaryPosition);
+        this.lastGtid = new LastGtidToken(loop, command, routing, answers, primaryPosition);
+    }
+
+    /** {@code sluice_last_gtid()}, asked in the text protocol or executed as a prepared statement. */
+    void answerLastGtid(Statement statement, boolean binary) {
+        lastGtid.answer(statement, binary);
     }
 
     /** Runs a command as its decision says. */
@@ -118,7 +125,7 @@ final class RouteExecutor {
         } else if (decision instanceof RouteDecision.AnswerLocally) {
             routed(null, "local", decision);
             c.release();
-            answers.lastGtid(c.statement());
+            answerLastGtid(c.statement(), false);
         } else {
             throw new IllegalStateException("unknown decision " + decision);
         }

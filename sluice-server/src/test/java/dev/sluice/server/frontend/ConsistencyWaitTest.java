@@ -90,6 +90,49 @@ class ConsistencyWaitTest {
                 .isEqualTo("SELECT a FROM t");
     }
 
+    /** A commit after 0-1-100 whose OK's session state cannot be read: its GTID is lost. */
+    private void commitWhoseGtidIsLost() {
+        h.commit("0-1-100");
+        h.applied("ro1", "0-1-100");
+        h.applied("ro2", "0-1-100");
+        h.query("INSERT INTO t VALUES (2)");
+        FakeBackend primary = h.backend("primary");
+        primary.takeClientCommand();
+        primary.partial(Unpooled.wrappedBuffer(HexFormat.of().parseHex("0c000001" + "0001000240000000" + "02010101")));
+        h.ok();
+    }
+
+    @Test
+    void theTokenAskedAfterALostGtidIsThePrimarysPositionNotTheLastGtidKnown() {
+        commitWhoseGtidIsLost();
+        h.query("SELECT sluice_last_gtid()");
+        FakeBackend position = h.nodes.last("primary");
+        assertThat(position.login().user()).as("asked over the monitor's own connection").isEqualTo("monitor");
+        assertThat(position.take()).isEqualTo("SELECT @@gtid_binlog_pos AS pos");
+        assertThat(h.hasAnswer()).as("0-1-100 would let another connection miss the lost commit").isFalse();
+        position.rows(List.of("pos"), List.of(List.of("0-1-101")));
+        assertThat(h.rows()).containsExactly(List.of("0-1-101"));
+
+        h.applied("ro1", "0-1-101");
+        h.applied("ro2", "0-1-101");
+        h.query("SELECT a FROM t");
+        assertThat(h.backend("ro1").takeClientCommand())
+                .as("the session knows its position again: a replica that has it may answer")
+                .isEqualTo("SELECT a FROM t");
+    }
+
+    @Test
+    void theTokenAskedAfterALostGtidIsAnErrorWhenThePrimaryCannotSay() {
+        commitWhoseGtidIsLost();
+        h.nodes.refuse("primary", true);
+        h.query("SELECT sluice_last_gtid()");
+        assertThat(h.error()).startsWith("1105").contains("sluice_last_gtid()").contains("retry when the primary");
+        h.nodes.refuse("primary", false);
+        h.query("SELECT a FROM t");
+        assertThat(h.backend("primary").takeClientCommand()).as("the session goes on, its reads on the primary")
+                .isEqualTo("SELECT a FROM t");
+    }
+
     @Test
     void aWriteAnsweringRowsThroughEofPacketsSendsReadsToThePrimaryUntilTheNextGtid() {
         h.close();
