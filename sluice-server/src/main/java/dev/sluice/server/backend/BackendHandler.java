@@ -8,6 +8,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Promise;
 import java.io.IOException;
+import java.nio.channels.NotYetConnectedException;
 
 /**
  * The pipeline end of a backend channel: runs the login, then hands every byte to its
@@ -160,6 +161,12 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof NotYetConnectedException && !ctx.channel().isActive()) {
+            // A read of a socket whose connect has not started: an epoll event of the socket that
+            // held this descriptor before, delivered to this one (docs/ARCHITECTURE.md, "Stale
+            // epoll events"). The read did nothing; the connect goes on.
+            return;
+        }
         // Some exceptions (a closed channel, in TLS) have no message: their name is better than "null".
         String what = cause.getMessage() != null ? cause.getMessage() : cause.toString();
         ready.tryFailure(new BackendException("backend '" + nodeName + "': " + what, cause));

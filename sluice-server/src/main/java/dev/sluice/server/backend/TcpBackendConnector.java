@@ -3,15 +3,20 @@ package dev.sluice.server.backend;
 import dev.sluice.server.net.HostPort;
 import dev.sluice.server.net.Transport;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Opens logged-in backend connections over TCP on a given event loop — the client session's own,
@@ -19,6 +24,7 @@ import java.util.function.Function;
  * node's setting, looked up at every connect (see {@link BackendTls}).
  */
 public final class TcpBackendConnector implements BackendConnector {
+    private static final Logger LOG = LoggerFactory.getLogger(TcpBackendConnector.class);
     private final Transport transport;
     private final Duration connectTimeout;
     private final Duration loginTimeout;
@@ -56,20 +62,40 @@ public final class TcpBackendConnector implements BackendConnector {
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
                 .handler(new BackendChannelInitializer(nodeName, nodeId, address, tls, request, ready));
-        ChannelFuture connected = b.connect(address.host(), address.port());
-        connected.addListener(f -> {
-            if (!f.isSuccess()) {
-                ready.tryFailure(new BackendException("cannot connect to backend '" + nodeName + "' at " + address
-                        + ": " + f.cause().getMessage(), f.cause()));
-            }
-        });
+        AtomicReference<Channel> current = new AtomicReference<>();
+        connect(b, nodeName, address, ready, current, true);
         ScheduledFuture<?> timeout = loop.schedule(() -> {
             if (ready.tryFailure(new BackendException("backend '" + nodeName + "' at " + address + " did not complete "
                     + "the login within " + (connectTimeout.plus(loginTimeout)).toMillis() + " ms"))) {
-                connected.channel().close();
+                current.get().close();
             }
         }, connectTimeout.plus(loginTimeout).toMillis(), TimeUnit.MILLISECONDS);
         ready.addListener(f -> timeout.cancel(false));
         return ready;
+    }
+
+    /**
+     * One connect. A channel closed before its connect could even start is tried once more on a
+     * new socket: that is the mark of an epoll event left over from the socket that held the same
+     * descriptor just before (docs/ARCHITECTURE.md, "Stale epoll events"), not of the node. A
+     * refused connect or a timeout is the node's answer and is not tried again here.
+     */
+    private void connect(Bootstrap b, String nodeName, HostPort address, Promise<BackendConnection> ready,
+            AtomicReference<Channel> current, boolean mayRetry) {
+        ChannelFuture connected = b.connect(address.host(), address.port());
+        current.set(connected.channel());
+        connected.addListener(f -> {
+            if (f.isSuccess() || ready.isDone()) {
+                return;
+            }
+            if (mayRetry && f.cause() instanceof ClosedChannelException) {
+                LOG.debug("backend '{}' at {}: the connection was closed before it connected (an epoll event of an "
+                        + "earlier socket with the same descriptor); connecting again", nodeName, address);
+                connect(b, nodeName, address, ready, current, false);
+                return;
+            }
+            ready.tryFailure(new BackendException("cannot connect to backend '" + nodeName + "' at " + address
+                    + ": " + (f.cause().getMessage() != null ? f.cause().getMessage() : f.cause()), f.cause()));
+        });
     }
 }

@@ -23,9 +23,9 @@ import java.util.function.BooleanSupplier;
  * yet), a read-write session is not refused: the node is reported to the monitor, which takes it
  * out at once, and the session starts on the node chosen next — a readable replica — so reads
  * keep working (BEHAVIOUR §4). Before that, a connection the kernel failed at once (refused or
- * reset while connecting, which epoll reports as NotYetConnectedException) is tried once more on
- * the same node: under heavy connection churn a loopback connect can fail so, transiently, and the
- * client would otherwise be refused for nothing. A timeout or a server's refusal is not retried.
+ * reset while connecting) is tried once more on the same node: under heavy connection churn a
+ * loopback connect can fail so, transiently, and the client would otherwise be refused for
+ * nothing. A timeout or a server's refusal is not retried.
  */
 final class FirstBackend {
     /** How the login ends. */
@@ -134,7 +134,7 @@ final class FirstBackend {
             if (t instanceof io.netty.channel.ConnectTimeoutException) {
                 return false;
             }
-            if (t instanceof java.nio.channels.NotYetConnectedException || t instanceof java.net.ConnectException) {
+            if (t instanceof java.net.ConnectException) {
                 return true;
             }
         }
