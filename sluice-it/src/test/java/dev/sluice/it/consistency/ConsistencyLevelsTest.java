@@ -139,6 +139,12 @@ class ConsistencyLevelsTest {
             assertThat(client.query("SELECT v FROM test.consistency WHERE id = 3"))
                     .as("the replicas lag behind the INSERT: only the primary has the row")
                     .containsExactly(List.of(String.valueOf(value)));
+            // The INSERT's GTID never reached Sluice: the token must not leave it out (an older GTID,
+            // or NULL for this session's first write, would let another connection read without it).
+            String primaryAfterInsert = cluster.queryString(cluster.primary(), "SELECT @@gtid_binlog_pos");
+            assertThat(client.query("SELECT sluice_last_gtid()"))
+                    .as("the primary's position, asked after the write, stands in for its lost GTID")
+                    .containsExactly(List.of(primaryAfterInsert));
         } finally {
             cluster.exec(cluster.primary(), "DELETE FROM test.consistency WHERE id = 3");
         }
