@@ -67,15 +67,8 @@ class ConsistencyWaitTest {
 
     @Test
     void aCommitWhoseSessionStateCannotBeReadSendsReadsToThePrimaryUntilTheNextGtid() {
-        h.commit("0-1-100");
-        h.applied("ro1", "0-1-100");
-        h.applied("ro2", "0-1-100");
-        h.query("INSERT INTO t VALUES (2)");
+        commitWhoseGtidIsLost();
         FakeBackend primary = h.backend("primary");
-        primary.takeClientCommand();
-        // AUTOCOMMIT | SESSION_STATE_CHANGED, and a state block of 2 bytes followed by 3.
-        primary.partial(Unpooled.wrappedBuffer(HexFormat.of().parseHex("0c000001" + "0001000240000000" + "02010101")));
-        h.ok();
         h.query("SELECT a FROM t");
         assertThat(primary.takeClientCommand()).as("the replicas have the last GTID known, maybe not this commit")
                 .isEqualTo("SELECT a FROM t");
@@ -98,6 +91,7 @@ class ConsistencyWaitTest {
         h.query("INSERT INTO t VALUES (2)");
         FakeBackend primary = h.backend("primary");
         primary.takeClientCommand();
+        // AUTOCOMMIT | SESSION_STATE_CHANGED, and a state block of 2 bytes followed by 3.
         primary.partial(Unpooled.wrappedBuffer(HexFormat.of().parseHex("0c000001" + "0001000240000000" + "02010101")));
         h.ok();
     }
