@@ -118,6 +118,10 @@ class StaleEpollEventTest {
             await(release);
         });
         await(held);
+        // epoll lists ready sockets in the order they became ready. Loopback delivers a write
+        // within the writer's own system call, so the pauses only keep the order under a busy
+        // machine's deferred delivery; a lost order makes the test pass without the stale event, it
+        // cannot make it fail.
         xPeer.getOutputStream().write(1);
         Thread.sleep(50);
         if (hangUp) {
