@@ -50,7 +50,10 @@ Commands:
   stop            shut every node down cleanly (data is kept)
   status          one line per node: port, pid, state, read_only, GTID, replication
   destroy         stop, then delete the directory
-  start-node NODE start one node (primary, roK or nodeK) and wait until it answers
+  start-node NODE start one node (primary, roK or nodeK) and wait until it answers; with
+                  --as-replica, a former primary that is to rejoin as a replica: its crash
+                  recovery rolls back, and cuts from its binary log, the commits that were
+                  still waiting for a semi-synchronous acknowledgement when it died
   sync            wait until every running replica has caught up with the primary
 
 Options (defaults: --replicas $DEFAULT_REPLICAS --base-port $DEFAULT_BASE_PORT --dir .sandbox/default):
@@ -68,6 +71,7 @@ REPLICAS=""
 BASE_PORT=""
 DIR=""
 NODE_ARG=""
+AS_REPLICA=0
 MARIADBD=""
 
 parse_options() {
@@ -79,6 +83,7 @@ parse_options() {
       --base-port=*) BASE_PORT="${1#*=}"; shift ;;
       --dir) DIR="${2:?--dir needs a directory}"; shift 2 ;;
       --dir=*) DIR="${1#*=}"; shift ;;
+      --as-replica) AS_REPLICA=1; shift ;;
       -h | --help) usage; exit 0 ;;
       -*) usage >&2; die "unknown option '$1'" ;;
       *)
@@ -308,6 +313,13 @@ user_option() {
   if is_root; then echo "--user=root"; fi
 }
 
+# start-node --as-replica: MariaDB's semi-synchronous crash recovery is for a server that comes
+# back as a replica (a primary restarted as a primary must keep what its replicas may have).
+as_replica_cnf() {
+  ((AS_REPLICA)) || return 0
+  printf '%s\n' "# started with --as-replica: roll back commits no replica acknowledged" "init_rpl_role=SLAVE"
+}
+
 write_cnf() {
   local k="$1" read_only=OFF
   ((k == 0)) || read_only=ON
@@ -332,6 +344,7 @@ relay_log=relay-bin
 relay_log_recovery=ON
 # a paused or killed primary is noticed in seconds, not a minute
 slave_net_timeout=10
+$(as_replica_cnf)
 
 # what the tests need: 64 MB BLOBs, many connections
 max_allowed_packet=1G
@@ -716,6 +729,7 @@ main() {
   esac
   parse_options "$@"
   [[ -n "$NODE_ARG" && "$command" != start-node ]] && die "unexpected argument '$NODE_ARG'"
+  ((AS_REPLICA)) && [[ "$command" != start-node ]] && die "--as-replica goes with start-node"
   load_state
   case "$command" in
     start) cmd_start ;;

@@ -26,6 +26,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -193,7 +195,7 @@ class FailoverTest {
             System.out.println("[failover] acknowledged commits missing on the new primary: " + missing.size()
                     + (missing.isEmpty() ? "" : " " + missing));
 
-            cluster.start(old);
+            cluster.startAsReplica(old);
             await("Sluice judges the old primary once it is back").atMost(SETTLE).until(() -> !describe()
                     .at("/failover/former-primary").asText().equals("down"));
             JsonNode judged = describe().get("failover");
@@ -286,6 +288,53 @@ class FailoverTest {
         }
         // The old primary holds commits no other node has: only a new sandbox is healthy again.
         cluster.rebuild();
+    }
+
+    @Test
+    void aCommitStillWaitingForItsSemiSynchronousAcknowledgementWhenThePrimaryDiesDoesNotMakeItDiverge()
+            throws Exception {
+        cluster.semiSyncOn();
+        sluice = start("manual");
+        SandboxNode old = cluster.primary();
+        try (Connection c = sluice.connect("rw"); Statement s = c.createStatement();
+                Connection waiting = sluice.connect("rw"); Statement w = waiting.createStatement()) {
+            s.executeUpdate("INSERT INTO " + TABLE + " (n, note) VALUES (-30, 'before')");
+            cluster.waitForReplicasCaughtUp(SETTLE);
+            for (SandboxNode replica : cluster.replicas()) {
+                cluster.rootQuery(replica, "STOP SLAVE IO_THREAD");
+            }
+            // No replica can acknowledge it: the commit waits, and the client has no answer yet.
+            CompletableFuture<Integer> inFlight = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return w.executeUpdate("INSERT INTO " + TABLE + " (n, note) VALUES (-31, 'in flight')");
+                } catch (SQLException e) {
+                    throw new CompletionException(e);
+                }
+            });
+            await("the commit waits for a replica's acknowledgement").atMost(SETTLE).until(() -> cluster.rootQuery(old,
+                    "SELECT variable_value FROM information_schema.global_status WHERE variable_name = "
+                            + "'Rpl_semi_sync_master_wait_sessions'").equals("1"));
+            cluster.kill(old);
+            assertThat(inFlight).as("never acknowledged to the client").failsWithin(SETTLE);
+            for (SandboxNode replica : cluster.replicas()) {
+                cluster.rootQuery(replica, "START SLAVE IO_THREAD");
+            }
+            await("Sluice sees the primary down").atMost(SETTLE).until(() -> node("primary").get("state").asText()
+                    .equals("down"));
+            JsonNode done = post("/v1/failover", "{\"to\": \"ro1\"}");
+            assertThat(done.get("status").asInt()).as(done.toString()).isEqualTo(200);
+
+            cluster.startAsReplica(old);
+            await("Sluice judges the old primary once it is back").atMost(SETTLE).until(() -> !describe()
+                    .at("/failover/former-primary").asText().equals("down"));
+            JsonNode judged = describe().get("failover");
+            assertThat(judged.get("former-primary").asText())
+                    .as("its crash recovery rolled the unacknowledged commit back: " + judged).isEqualTo("rejoined");
+            assertThat(cluster.queryString(old, "SELECT COUNT(*) FROM " + TABLE + " WHERE n = -31"))
+                    .as("the commit no client saw acknowledged").isEqualTo("0");
+            await("the old primary replicates from the new one").atMost(SETTLE)
+                    .until(() -> replicatesFrom(old, cluster.node("ro1")));
+        }
     }
 
     // ---- helpers ----

@@ -257,6 +257,20 @@ public final class SandboxCluster {
      */
     public void start(SandboxNode node) {
         sandboxScript("start-node", node.name());
+        awaitStarted(node);
+    }
+
+    /**
+     * Starts a killed former primary that is to rejoin as a replica ({@code start-node --as-replica}):
+     * its crash recovery rolls back the commits that still waited for a semi-synchronous
+     * acknowledgement when it died, as an operator does before rejoining it. Waits as {@link #start}.
+     */
+    public void startAsReplica(SandboxNode node) {
+        sandboxScript("start-node", node.name(), "--as-replica");
+        awaitStarted(node);
+    }
+
+    private void awaitStarted(SandboxNode node) {
         if (node.isPrimary()) {
             for (SandboxNode replica : replicas()) {
                 if (processOf(replica).isRunning() && !processOf(replica).isPaused()) {
@@ -301,11 +315,15 @@ public final class SandboxCluster {
      * Semi-synchronous replication on: the primary acknowledges a commit only once a replica has
      * received it (falling back to asynchronous after 10 s without one), so a commit a client saw
      * acknowledged survives the primary's death. Returns once every replica has reconnected as a
-     * semi-synchronous one. {@link #semiSyncOff()} undoes it; a restarted node starts without it.
+     * semi-synchronous one. The primary waits after writing its binary log and before committing
+     * in the engine ({@code AFTER_SYNC}), so a commit still waiting when it dies can be rolled back
+     * by its crash recovery ({@link #startAsReplica}). {@link #semiSyncOff()} undoes it; a
+     * restarted node starts without it.
      */
     public void semiSyncOn() {
         SandboxNode primary = topology.currentPrimary();
-        rootClient.query(primary, "SET GLOBAL rpl_semi_sync_master_timeout = 10000, rpl_semi_sync_master_enabled = 1");
+        rootClient.query(primary, "SET GLOBAL rpl_semi_sync_master_timeout = 10000, rpl_semi_sync_master_wait_point = "
+                + "'AFTER_SYNC', rpl_semi_sync_master_enabled = 1");
         for (SandboxNode replica : replicas()) {
             // The I/O thread says whether it is semi-synchronous when it connects.
             rootClient.query(replica, "SET GLOBAL rpl_semi_sync_slave_enabled = 1; STOP SLAVE IO_THREAD; "

@@ -51,9 +51,12 @@ final class FormerPrimary {
             if (lost > 0) {
                 String message = "'" + old.name() + "' is back and diverged: it holds " + lost + " transaction(s) "
                         + "(its position " + its + ") that '" + primary.name() + "' did not have when it was "
-                        + "promoted (" + promotedAt + "): commits acknowledged to clients that never reached a "
-                        + "replica. It stays read-only and takes no traffic; rebuild it from '" + primary.name()
-                        + "' (or recover those transactions from its binary log first)";
+                        + "promoted (" + promotedAt + "): commits that never reached a replica, acknowledged to "
+                        + "clients unless they still waited for a semi-synchronous acknowledgement when it died "
+                        + "(with rpl_semi_sync_master_wait_point AFTER_SYNC and a restart with "
+                        + "--init-rpl-role=SLAVE, its crash recovery rolls those back). It stays read-only and takes "
+                        + "no traffic; rebuild it from '" + primary.name() + "' (or recover those transactions from "
+                        + "its binary log first)";
                 LOG.error(message);
                 return new Verdict("diverged", lost, its.toString(), message);
             }
