@@ -196,6 +196,9 @@ final class RouteExecutor {
                 routing.userVariablesDiverged();
             }
         }
+        if (c.decision().reason() == RouteReason.FALLBACK_NO_REPLICA) {
+            keepForRetry(c, node.id());
+        }
         send(c.listenedBy(then), node);
     }
 
@@ -329,6 +332,12 @@ final class RouteExecutor {
      * byte of the answer reached the client, the read is routed again and the client sees no error
      * (BEHAVIOUR §3, §4). Taken before the packet is adapted to the node, so a retry
      * can adapt it to another.
+     *
+     * <p>A read on the primary only because no replica was readable is kept too. When the primary
+     * dies, its replicas see their source go a moment before the monitor sees the primary go: in
+     * between, no replica passes the health rules and reads fall back to the dead primary. Its
+     * failure marks it down at once, which makes the replicas that lost only their source
+     * readable again, and the read is routed again to one of them.
      */
     private void keepForRetry(RoutedCommand read, int nodeId) {
         // Inside a transaction that is not split (a read-only endpoint's), the reads belong to the

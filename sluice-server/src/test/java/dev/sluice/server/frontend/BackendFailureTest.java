@@ -2,6 +2,7 @@ package dev.sluice.server.frontend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.protocol.ServerStatus;
 import dev.sluice.server.backend.FakeBackend;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -53,6 +54,69 @@ class BackendFailureTest {
         assertThat(primary.takeClientCommand()).isEqualTo("SELECT a FROM t");
         primary.rows(List.of("a"), List.of(List.of("1")));
         assertThat(h.rows()).containsExactly(List.of("1"));
+    }
+
+    /**
+     * The primary dies: its replicas lose their source a moment before the monitor finds the
+     * primary gone, so for that moment no replica is readable and the read falls back to the dead
+     * primary. Its refusal marks it down, the replicas that lost only their source are readable
+     * again, and the read goes to one of them without an error.
+     */
+    @Test
+    void aReadFallingBackToAPrimaryThatJustDiedGoesToAReplicaThatLostOnlyItsSource() {
+        h.nodeState("ro1", s -> s.withReplicationThreads(false, true));
+        h.nodeState("ro2", s -> s.withReplicationThreads(false, true));
+        h.nodes.refuse("primary", true);
+        h.query("SELECT a FROM t");
+        FakeBackend replica = h.backend(h.nodes.of("ro1").isEmpty() ? "ro2" : "ro1");
+        assertThat(replica.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        replica.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+        assertThat(h.clientOpen()).isTrue();
+    }
+
+    /** As above, on a connection to the primary the session already had: it dies before answering. */
+    @Test
+    void aReadOnThePrimaryAsNoReplicaIsReadableIsRetriedWhenThePrimaryDiesBeforeAnswering() {
+        h.query("UPDATE t SET a = 1");
+        FakeBackend primary = h.backend("primary");
+        primary.takeClientCommand();
+        primary.ok();
+        h.ok();
+        h.nodeState("ro1", s -> s.withReplicationThreads(false, true));
+        h.nodeState("ro2", s -> s.withReplicationThreads(false, true));
+        h.query("SELECT a FROM t");
+        assertThat(primary.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        primary.die();
+        h.runTasks();
+        FakeBackend replica = h.backend(h.nodes.of("ro1").isEmpty() ? "ro2" : "ro1");
+        assertThat(replica.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        replica.rows(List.of("a"), List.of(List.of("1")));
+        assertThat(h.rows()).containsExactly(List.of("1"));
+    }
+
+    /** A read on the primary inside a transaction belongs to it: it is never sent elsewhere. */
+    @Test
+    void aReadInsideATransactionOnThePrimaryIsNotRetriedWhenThePrimaryDies() {
+        h.nodeState("ro1", s -> s.withReplicationThreads(false, true));
+        h.nodeState("ro2", s -> s.withReplicationThreads(false, true));
+        h.query("BEGIN");
+        FakeBackend primary = h.backend("primary");
+        primary.takeClientCommand();
+        primary.ok(ServerStatus.AUTOCOMMIT | ServerStatus.IN_TRANS);
+        h.ok();
+        h.query("SELECT a FROM t");
+        assertThat(primary.takeClientCommand()).isEqualTo("SELECT a FROM t");
+        primary.die();
+        h.runTasks();
+        assertThat(h.clientOpen()).as("going on would read outside the transaction").isFalse();
+        for (String replica : List.of("ro1", "ro2")) {
+            for (FakeBackend b : h.nodes.of(replica)) {
+                while (b.hasCommand()) {
+                    assertThat(b.take()).doesNotContain("SELECT a FROM t");
+                }
+            }
+        }
     }
 
     @Test

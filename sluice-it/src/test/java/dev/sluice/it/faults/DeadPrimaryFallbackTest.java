@@ -1,0 +1,101 @@
+package dev.sluice.it.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.sluice.it.support.NettyLeaks;
+import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.it.support.SandboxNode;
+import dev.sluice.it.support.SluiceHarness;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * BEHAVIOUR §4, the moment a primary dies: its replicas see their source go a little before the
+ * monitor sees the primary go. For that moment no replica passes the health rules, and a read
+ * falls back to the dead primary. The client must still get its rows, from a replica that lost
+ * only its source.
+ *
+ * <p>Made without racing the monitor: the replicas' I/O threads are stopped by hand, so Sluice sends
+ * reads to the primary, and the primary is reached through a {@link NodeDoor} that then refuses
+ * the session's connections while the monitor's own, opened before, still finds it alive.
+ */
+class DeadPrimaryFallbackTest {
+    private static final Duration MONITOR_BOUND = Duration.ofSeconds(15);
+
+    private final SandboxCluster cluster = SandboxCluster.get();
+
+    @AfterEach
+    void restore() throws Exception {
+        cluster.restoreHealthy();
+        assertThat(NettyLeaks.collect()).isEmpty();
+    }
+
+    @Test
+    void aReadFallingBackToAPrimaryThatJustDiedIsAnsweredByAReplicaThatLostOnlyItsSource() throws Exception {
+        SandboxNode primary = cluster.primary();
+        try (NodeDoor door = new NodeDoor(primary.port());
+                SluiceHarness sluice = SluiceHarness.fromYaml(cluster, config(door))) {
+            ReadTargets reads = new ReadTargets(sluice, "rw");
+            await("every replica readable").atMost(MONITOR_BOUND)
+                    .until(() -> reads.readableReplicas().equals(ReadTargets.names(cluster.replicas()
+                            .toArray(SandboxNode[]::new))));
+            door.keepOpenOnes();
+            try (Connection c = sluice.connect("rw"); Statement s = c.createStatement()) {
+                for (SandboxNode replica : cluster.replicas()) {
+                    cluster.exec(replica, "STOP SLAVE IO_THREAD");
+                }
+                await("no replica readable once every one lost its source").atMost(MONITOR_BOUND)
+                        .until(() -> reads.readableReplicas().isEmpty());
+                assertThat(serverId(s)).as("a read with no readable replica runs on the primary")
+                        .isEqualTo(primary.serverId());
+
+                door.shut();
+
+                Set<Integer> replicaIds = cluster.replicas().stream().map(SandboxNode::serverId)
+                        .collect(Collectors.toSet());
+                assertThat(serverId(s)).as("the read after the primary died, without an error")
+                        .isIn(replicaIds);
+            } finally {
+                for (SandboxNode replica : cluster.replicas()) {
+                    cluster.exec(replica, "START SLAVE IO_THREAD");
+                }
+            }
+        }
+    }
+
+    private static int serverId(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT @@server_id")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    /** The sandbox's nodes, the primary behind {@code door}, and one read-write endpoint. */
+    private String config(NodeDoor door) {
+        StringBuilder b = new StringBuilder();
+        b.append("monitor: {user: ").append(SandboxCluster.MONITOR_USER).append(", password: ")
+                .append(SandboxCluster.MONITOR_PASSWORD).append(", interval: 500ms}\n");
+        b.append("admin: {listen: 127.0.0.1:0}\n");
+        b.append("nodes:\n");
+        for (SandboxNode n : cluster.nodes()) {
+            b.append("  - {name: ").append(n.name()).append(", address: ")
+                    .append(n.isPrimary() ? door.address() : n.address())
+                    .append(", role: ").append(n.isPrimary() ? "primary" : "replica").append("}\n");
+        }
+        b.append("""
+                endpoints:
+                  - name: rw
+                    listen: 127.0.0.1:0
+                    mode: read-write
+                """);
+        return b.toString();
+    }
+}

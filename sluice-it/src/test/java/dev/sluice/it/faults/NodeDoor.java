@@ -1,0 +1,111 @@
+package dev.sluice.it.faults;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A TCP relay in front of one node, whose door the test can shut: the connections open when it
+ * chose to {@link #keepOpenOnes() keep them} go on, those opened later are cut, and new ones are
+ * refused. Sluice then sees the node die for its sessions while its monitor, on a long-lived
+ * connection opened before, still finds it alive — the order of events of a node that dies just
+ * before the monitor's next check, without racing that check.
+ */
+final class NodeDoor implements AutoCloseable {
+    private static final int BUFFER = 16 * 1024;
+
+    private final ServerSocket listener;
+    private final int upstreamPort;
+    /** Both sockets of every relayed connection, in the order they were accepted. */
+    private final List<Socket[]> connections = new ArrayList<>();
+    private int kept;
+
+    NodeDoor(int upstreamPort) throws IOException {
+        this.upstreamPort = upstreamPort;
+        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(this::acceptLoop, "node-door");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    /** Where Sluice is to find the node. */
+    String address() {
+        return "127.0.0.1:" + listener.getLocalPort();
+    }
+
+    /** The connections open now outlive {@link #shut()}. */
+    synchronized void keepOpenOnes() {
+        kept = connections.size();
+    }
+
+    /** Refuses new connections and cuts those opened after {@link #keepOpenOnes()}. */
+    synchronized void shut() throws IOException {
+        listener.close();
+        for (Socket[] pair : connections.subList(kept, connections.size())) {
+            closeQuietly(pair[0]);
+            closeQuietly(pair[1]);
+        }
+    }
+
+    private void acceptLoop() {
+        while (!listener.isClosed()) {
+            try {
+                Socket client = listener.accept();
+                Socket upstream = new Socket();
+                upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), upstreamPort), 5_000);
+                synchronized (this) {
+                    connections.add(new Socket[] {client, upstream});
+                }
+                pump(client, upstream);
+                pump(upstream, client);
+            } catch (IOException e) {
+                // the door was shut
+            }
+        }
+    }
+
+    private static void pump(Socket from, Socket to) throws IOException {
+        InputStream in = from.getInputStream();
+        OutputStream out = to.getOutputStream();
+        Thread t = new Thread(() -> {
+            byte[] buf = new byte[BUFFER];
+            try {
+                int n;
+                while ((n = in.read(buf)) > 0) {
+                    out.write(buf, 0, n);
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // one side went away
+            } finally {
+                closeQuietly(from);
+                closeQuietly(to);
+            }
+        }, "node-door-pump");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        listener.close();
+        for (Socket[] pair : connections) {
+            closeQuietly(pair[0]);
+            closeQuietly(pair[1]);
+        }
+    }
+}
