@@ -3,6 +3,8 @@ package dev.sluice.it.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import dev.sluice.it.support.NettyLeaks;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SandboxNode;
@@ -15,7 +17,9 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * BEHAVIOUR §4, the moment a primary dies: its replicas see their source go a little before the
@@ -24,16 +28,26 @@ import org.junit.jupiter.api.Test;
  * only its source.
  *
  * <p>Made without racing the monitor: the replicas' I/O threads are stopped by hand, so Sluice sends
- * reads to the primary, and the primary is reached through a {@link NodeDoor} that then refuses
- * the session's connections while the monitor's own, opened before, still finds it alive.
+ * reads to the primary, and the primary is reached through a {@link NodeDoor} that then cuts the
+ * session's connection and resets new ones while the monitor's own, opened before, still finds it
+ * alive.
  */
 class DeadPrimaryFallbackTest {
     private static final Duration MONITOR_BOUND = Duration.ofSeconds(15);
 
+    /** Logs, at DEBUG, each read routed again and where to: the order of events, in the test's log. */
+    private static final Logger RETRIES = (Logger) LoggerFactory.getLogger("dev.sluice.server.frontend.RouteExecutor");
+
     private final SandboxCluster cluster = SandboxCluster.get();
+
+    @BeforeEach
+    void logRetries() {
+        RETRIES.setLevel(Level.DEBUG);
+    }
 
     @AfterEach
     void restore() throws Exception {
+        RETRIES.setLevel(null);
         cluster.restoreHealthy();
         assertThat(NettyLeaks.collect()).isEmpty();
     }

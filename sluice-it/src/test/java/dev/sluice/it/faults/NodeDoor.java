@@ -13,9 +13,12 @@ import java.util.List;
 /**
  * A TCP relay in front of one node, whose door the test can shut: the connections open when it
  * chose to {@link #keepOpenOnes() keep them} go on, those opened later are cut, and new ones are
- * refused. Sluice then sees the node die for its sessions while its monitor, on a long-lived
- * connection opened before, still finds it alive — the order of events of a node that dies just
- * before the monitor's next check, without racing that check.
+ * reset as soon as they are accepted. Sluice then sees the node die for its sessions while its
+ * monitor, on a long-lived connection opened before, still finds it alive — the order of events
+ * of a node that dies just before the monitor's next check, without racing that check. The
+ * listening port stays open until {@link #close()}: closed earlier, it could be bound by any other
+ * process of a busy machine before Sluice connects to it again. What it does is printed, for the
+ * test's log.
  */
 final class NodeDoor implements AutoCloseable {
     private static final int BUFFER = 16 * 1024;
@@ -25,6 +28,7 @@ final class NodeDoor implements AutoCloseable {
     /** Both sockets of every relayed connection, in the order they were accepted. */
     private final List<Socket[]> connections = new ArrayList<>();
     private int kept;
+    private boolean shut;
 
     NodeDoor(int upstreamPort) throws IOException {
         this.upstreamPort = upstreamPort;
@@ -42,11 +46,14 @@ final class NodeDoor implements AutoCloseable {
     /** The connections open now outlive {@link #shut()}. */
     synchronized void keepOpenOnes() {
         kept = connections.size();
+        System.out.println("[door " + address() + "] keeps the " + kept + " connections open now");
     }
 
-    /** Refuses new connections and cuts those opened after {@link #keepOpenOnes()}. */
-    synchronized void shut() throws IOException {
-        listener.close();
+    /** Resets new connections from now on and cuts those opened after {@link #keepOpenOnes()}. */
+    synchronized void shut() {
+        shut = true;
+        System.out.println("[door " + address() + "] shut: resets new connections, cuts "
+                + (connections.size() - kept) + " of " + connections.size());
         for (Socket[] pair : connections.subList(kept, connections.size())) {
             closeQuietly(pair[0]);
             closeQuietly(pair[1]);
@@ -57,17 +64,43 @@ final class NodeDoor implements AutoCloseable {
         while (!listener.isClosed()) {
             try {
                 Socket client = listener.accept();
+                if (resetIfShut(client, null)) {
+                    continue;
+                }
                 Socket upstream = new Socket();
                 upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), upstreamPort), 5_000);
                 synchronized (this) {
+                    // Shut while this one was connecting upstream: it must not outlive the cut.
+                    if (resetIfShut(client, upstream)) {
+                        continue;
+                    }
+                    System.out.println("[door " + address() + "] relays " + client.getRemoteSocketAddress() + " to "
+                            + upstream.getLocalSocketAddress());
                     connections.add(new Socket[] {client, upstream});
                 }
                 pump(client, upstream);
                 pump(upstream, client);
             } catch (IOException e) {
-                // the door was shut
+                // closed
             }
         }
+    }
+
+    private synchronized boolean resetIfShut(Socket client, Socket upstream) {
+        if (!shut) {
+            return false;
+        }
+        System.out.println("[door " + address() + "] resets " + client.getRemoteSocketAddress());
+        try {
+            client.setSoLinger(true, 0);
+        } catch (IOException e) {
+            // closed below all the same
+        }
+        closeQuietly(client);
+        if (upstream != null) {
+            closeQuietly(upstream);
+        }
+        return true;
     }
 
     private static void pump(Socket from, Socket to) throws IOException {
