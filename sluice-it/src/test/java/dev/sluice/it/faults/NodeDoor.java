@@ -1,8 +1,9 @@
 package dev.sluice.it.faults;
 
+import static dev.sluice.it.support.SocketPump.closeQuietly;
+
+import dev.sluice.it.support.SocketPump;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -21,9 +22,7 @@ import java.util.List;
  * test's log.
  */
 final class NodeDoor implements AutoCloseable {
-    private static final int BUFFER = 16 * 1024;
-
-    private final ServerSocket listener;
+        private final ServerSocket listener;
     private final int upstreamPort;
     /** Both sockets of every relayed connection, in the order they were accepted. */
     private final List<Socket[]> connections = new ArrayList<>();
@@ -78,8 +77,8 @@ final class NodeDoor implements AutoCloseable {
                             + upstream.getLocalSocketAddress());
                     connections.add(new Socket[] {client, upstream});
                 }
-                pump(client, upstream);
-                pump(upstream, client);
+                SocketPump.start(client, upstream, "node-door-pump", null);
+                SocketPump.start(upstream, client, "node-door-pump", null);
             } catch (IOException e) {
                 // closed
             }
@@ -101,36 +100,6 @@ final class NodeDoor implements AutoCloseable {
             closeQuietly(upstream);
         }
         return true;
-    }
-
-    private static void pump(Socket from, Socket to) throws IOException {
-        InputStream in = from.getInputStream();
-        OutputStream out = to.getOutputStream();
-        Thread t = new Thread(() -> {
-            byte[] buf = new byte[BUFFER];
-            try {
-                int n;
-                while ((n = in.read(buf)) > 0) {
-                    out.write(buf, 0, n);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // one side went away
-            } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-            }
-        }, "node-door-pump");
-        t.setDaemon(true);
-        t.start();
-    }
-
-    private static void closeQuietly(Socket s) {
-        try {
-            s.close();
-        } catch (IOException e) {
-            // closing anyway
-        }
     }
 
     @Override

@@ -1,9 +1,8 @@
 package dev.sluice.it.security;
 
+import dev.sluice.it.support.SocketPump;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -17,9 +16,7 @@ import java.util.List;
  * network fuzz test's seeds. One recording per connection, the client-to-server bytes only.
  */
 final class RecordingRelay implements AutoCloseable {
-    private static final int BUFFER = 16 * 1024;
-
-    private final ServerSocket listener;
+        private final ServerSocket listener;
     private final int upstreamPort;
     private final List<ByteArrayOutputStream> recordings = new ArrayList<>();
     private final List<Socket> sockets = new ArrayList<>();
@@ -49,39 +46,12 @@ final class RecordingRelay implements AutoCloseable {
                     sockets.add(client);
                     sockets.add(upstream);
                 }
-                pump(client, upstream, recording);
-                pump(upstream, client, null);
+                SocketPump.start(client, upstream, "recording-relay-pump", recording);
+                SocketPump.start(upstream, client, "recording-relay-pump", null);
             } catch (IOException e) {
                 // listener closed
             }
         }
-    }
-
-    private static void pump(Socket from, Socket to, ByteArrayOutputStream recording) throws IOException {
-        InputStream in = from.getInputStream();
-        OutputStream out = to.getOutputStream();
-        Thread t = new Thread(() -> {
-            byte[] buf = new byte[BUFFER];
-            try {
-                int n;
-                while ((n = in.read(buf)) > 0) {
-                    if (recording != null) {
-                        synchronized (recording) {
-                            recording.write(buf, 0, n);
-                        }
-                    }
-                    out.write(buf, 0, n);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // one side went away
-            } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-            }
-        }, "recording-relay-pump");
-        t.setDaemon(true);
-        t.start();
     }
 
     /** What each connection's client has sent so far, in connection order. */
@@ -95,17 +65,9 @@ final class RecordingRelay implements AutoCloseable {
         return out;
     }
 
-    private static void closeQuietly(Socket s) {
-        try {
-            s.close();
-        } catch (IOException e) {
-            // closing anyway
-        }
-    }
-
     @Override
     public synchronized void close() throws IOException {
         listener.close();
-        sockets.forEach(RecordingRelay::closeQuietly);
+        sockets.forEach(SocketPump::closeQuietly);
     }
 }
