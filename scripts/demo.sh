@@ -6,6 +6,8 @@
 #   4. creates a small demo database
 #   5. runs Sluice in the foreground with examples/sluice.yaml; Ctrl-C stops it and
 #      leaves the sandbox running
+# With --cluster, step 5 is cluster mode instead (scripts/demo-cluster.sh): etcd, three Sluice
+# instances sharing examples/sluice.yaml through it, and HAProxy in front of them.
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -16,14 +18,24 @@ readonly DEMO_REPLICAS=2
 readonly DEMO_BASE_PORT=3311
 readonly DEMO_CONFIG="$SLUICE_ROOT/examples/sluice.yaml"
 
-(($# == 0)) || die "demo takes no arguments (got: $*)"
+cluster=0
+case "${1:-}" in
+  "") ;;
+  --cluster) cluster=1; shift ;;
+  -h | --help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
+(($# == 0)) || die "demo takes no arguments but --cluster (got: $*)"
 
 sandbox() {
   "$SLUICE_ROOT/scripts/sandbox.sh" "$@" --replicas "$DEMO_REPLICAS" --base-port "$DEMO_BASE_PORT" --dir "$DEMO_DIR"
 }
 
 info "Checking dependencies"
-"$SLUICE_ROOT/scripts/install-deps.sh" mariadb sysbench build
+if ((cluster == 1)); then
+  "$SLUICE_ROOT/scripts/install-deps.sh" mariadb sysbench build etcd haproxy
+else
+  "$SLUICE_ROOT/scripts/install-deps.sh" mariadb sysbench build
+fi
 build_if_needed
 
 sandbox start
@@ -41,6 +53,10 @@ mariadb --defaults-file="$DEMO_DIR/node0/my.cnf" --batch -e "
     (4, 'penstock', 990.00), (5, 'culvert grate', 145.25);" ||
   die "could not create the demo data on the primary (port $DEMO_BASE_PORT)"
 sandbox sync
+
+if ((cluster == 1)); then
+  exec "$SLUICE_ROOT/scripts/demo-cluster.sh" "$DEMO_CONFIG" "$DEMO_DIR"
+fi
 
 cat <<EOF
 

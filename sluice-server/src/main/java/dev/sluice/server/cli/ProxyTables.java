@@ -30,8 +30,9 @@ final class ProxyTables {
         if (!d.instances().isEmpty()) {
             out.println();
             out.println("INSTANCES");
-            TextTable t = new TextTable().left("NAME").left("ADMIN").left("LISTEN");
-            d.instances().forEach(i -> t.row(i.name(), i.admin(), String.join(" ", i.listen())));
+            TextTable t = new TextTable().left("NAME").left("ROLE").left("ADMIN").left("LISTEN");
+            d.instances().forEach(i -> t.row(i.name(), i.name().equals(d.leader()) ? "leader" : "-", i.admin(),
+                    String.join(" ", i.listen())));
             t.print(out);
         }
         if (!d.switchover().state().equals("none")) {
