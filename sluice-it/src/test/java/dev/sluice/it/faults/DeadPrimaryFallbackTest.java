@@ -36,7 +36,7 @@ class DeadPrimaryFallbackTest {
     private static final Duration MONITOR_BOUND = Duration.ofSeconds(15);
 
     /** Logs, at DEBUG, each read routed again and where to: the order of events, in the test's log. */
-    private static final Logger RETRIES = (Logger) LoggerFactory.getLogger("dev.sluice.server.frontend.RouteExecutor");
+    private static final Logger RETRIES = (Logger) LoggerFactory.getLogger("dev.sluice.server.frontend.ReadRerouting");
 
     private final SandboxCluster cluster = SandboxCluster.get();
 

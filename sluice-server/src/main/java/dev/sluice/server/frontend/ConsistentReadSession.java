@@ -19,15 +19,17 @@ final class ConsistentReadSession implements ConsistentReads.Session<RoutedComma
     private final CurrentCommand current;
     private final SessionBackends backends;
     private final RouteExecutor executor;
+    private final ReadRerouting rerouting;
     private final RoutingSession routing;
     private final EndpointRuntime endpoint;
 
     ConsistentReadSession(EventLoop loop, CurrentCommand current, SessionBackends backends, RouteExecutor executor,
-            RoutingSession routing, EndpointRuntime endpoint) {
+            ReadRerouting rerouting, RoutingSession routing, EndpointRuntime endpoint) {
         this.loop = loop;
         this.current = current;
         this.backends = backends;
         this.executor = executor;
+        this.rerouting = rerouting;
         this.routing = routing;
         this.endpoint = endpoint;
     }
@@ -53,9 +55,9 @@ final class ConsistentReadSession implements ConsistentReads.Session<RoutedComma
             current.withBackend(node, command.frame(), action);
             return;
         }
-        executor.keepWhileOpening(command, node.id());
+        rerouting.keepWhileOpening(command, node.id());
         current.withBackend(node, command.frame(), b -> {
-            executor.openedForWait();
+            rerouting.openedForWait();
             action.accept(b);
         });
     }

@@ -6,7 +6,6 @@ import dev.sluice.routing.ConsistencyRequirement;
 import dev.sluice.routing.RouteDecision;
 import dev.sluice.routing.RouteError;
 import dev.sluice.routing.RouteReason;
-import dev.sluice.routing.Router;
 import dev.sluice.routing.gtid.GtidPosition;
 import dev.sluice.routing.policy.ConnectionPoolMode;
 import dev.sluice.routing.session.RoutingSession;
@@ -31,15 +30,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Carries out a routing decision for the client's current command: sends it to the primary, to
  * a replica, to every backend, or answers it without a backend.
  */
 final class RouteExecutor {
-    private static final Logger LOG = LoggerFactory.getLogger(RouteExecutor.class);
     private static final String NO_PRIMARY_STATE = "HY000";
 
     private final long connectionId;
@@ -49,7 +45,7 @@ final class RouteExecutor {
     private final EndpointRuntime endpoint;
     private final NodeDirectory nodes;
     private final SessionBackends backends;
-    private final ReadRetries retries;
+    private final ReadRerouting rerouting;
     private final DeferredBegin deferredBegin;
     private final SetShortcut setShortcut;
     private final PreviousStatement previous;
@@ -80,7 +76,7 @@ final class RouteExecutor {
         this.endpoint = endpoint;
         this.nodes = nodes;
         this.backends = backends;
-        this.retries = retries;
+        this.rerouting = new ReadRerouting(connectionId, routing, endpoint, retries, this::run);
         this.deferredBegin = deferredBegin;
         this.setShortcut = setShortcut;
         this.previous = previous;
@@ -88,8 +84,8 @@ final class RouteExecutor {
         this.listener = listener;
         this.metrics = metrics;
         this.alloc = alloc;
-        this.consistency = new ConsistentReads<>(new ConsistentReadSession(loop, command, backends, this, routing,
-                endpoint), metrics, endpoint.name(), primaryPosition);
+        this.consistency = new ConsistentReads<>(new ConsistentReadSession(loop, command, backends, this, rerouting,
+                routing, endpoint), metrics, endpoint.name(), primaryPosition);
         this.lastGtid = new LastGtidToken(loop, command, routing, answers, primaryPosition);
     }
 
@@ -197,7 +193,7 @@ final class RouteExecutor {
             }
         }
         if (c.decision().reason() == RouteReason.FALLBACK_NO_REPLICA) {
-            keepForRetry(c, node.id());
+            rerouting.keep(c, node.id());
         }
         send(c.listenedBy(then), node);
     }
@@ -219,7 +215,7 @@ final class RouteExecutor {
     void sendToReplica(RoutedCommand c, NodeRef node) {
         routing.onStatementSent(c.statement(), c.decision());
         routed(node.name(), "replica", c.decision());
-        keepForRetry(c, node.id());
+        rerouting.keep(c, node.id());
         send(c, node);
     }
 
@@ -326,70 +322,9 @@ final class RouteExecutor {
                 ResponseKind.RESULT, new SessionCommandSink(background));
     }
 
-    /**
-     * Keeps a copy of a read about to go to a replica (outside a transaction, or before the first
-     * write of a split one): should the replica fail — or refuse the session's state — before any
-     * byte of the answer reached the client, the read is routed again and the client sees no error
-     * (BEHAVIOUR §3, §4). Taken before the packet is adapted to the node, so a retry
-     * can adapt it to another.
-     *
-     * <p>A read on the primary only because no replica was readable is kept too. When the primary
-     * dies, its replicas see their source go a moment before the monitor sees the primary go: in
-     * between, no replica passes the health rules and reads fall back to the dead primary. Its
-     * failure marks it down at once, which makes the replicas that lost only their source
-     * readable again, and the read is routed again to one of them.
-     */
-    private void keepForRetry(RoutedCommand read, int nodeId) {
-        // Inside a transaction that is not split (a read-only endpoint's), the reads belong to the
-        // transaction's snapshot on that one replica: elsewhere they would read another.
-        if (routing.inTransaction() && read.decision().reason() != RouteReason.TRANSACTION_SPLIT) {
-            retries.release();
-        } else {
-            retries.keep(read, nodeId, this::routeAgain);
-        }
-    }
-
-    /**
-     * A read about to wait for its consistency on {@code node}, which the session has not opened
-     * yet: opening it replays the session's state there, and a replica that refuses that state
-     * leaves the session while the read goes elsewhere, as a read sent without a wait does
-     * (BEHAVIOUR §3). Kept only until the replica is open ({@link #openedForWait}): from then on
-     * the wait's own outcome decides where the read runs.
-     */
-    void keepWhileOpening(RoutedCommand read, int nodeId) {
-        keepForRetry(read, nodeId);
-    }
-
-    /** The replica a read waits on is open: see {@link #keepWhileOpening}. */
-    void openedForWait() {
-        retries.opened();
-    }
-
-    /** Routes a failed read again, now that its replica is known to be down. */
-    private void routeAgain(ReadRetry r) {
-        RoutedCommand read = r.command();
-        RouteDecision d = forRetry(Router.route(read.statement(), routing, endpoint.view(), endpoint), r.lastTry());
-        LOG.debug("session {}: read failed on node {}, routed again: {}", connectionId, r.nodeId(), d);
-        run(read.routedAs(d));
-    }
-
-    /**
-     * Where a read that replicas failed is sent again: where it routes now, except that its last
-     * try goes to the primary. Replicas that keep failing reads under them are flapping (their
-     * monitor checks keep missing): another replica may go the same way, and then the client
-     * would get the error. The primary serves any read, at any consistency (BEHAVIOUR §4).
-     */
+    /** Where a read that replicas failed is sent again: see {@link ReadRerouting#forRetry}. */
     RouteDecision forRetry(RouteDecision routed, boolean lastTry) {
-        if (lastTry && routed instanceof RouteDecision.ToReplica && !routing.inTransaction() && primaryTakesReads()) {
-            return RouteDecision.primary(RouteReason.FALLBACK_REPLICAS_FAILED);
-        }
-        return routed;
-    }
-
-    /** A read-write endpoint whose primary the monitor reaches: it can take a read that replicas failed. */
-    private boolean primaryTakesReads() {
-        return !endpoint.config().isReadOnly() && endpoint.view().topology().primary()
-                .filter(p -> p.state().reachable()).isPresent();
+        return rerouting.forRetry(routed, lastTry);
     }
 
     /** The endpoint pools backend connections (session or transaction mode). */
