@@ -46,7 +46,8 @@ import org.junit.jupiter.api.Test;
  * replica; on an endpoint with {@code transaction-replay} the open transaction (a server-side
  * prepared statement's executions) is replayed on the new primary instead and commits. With asynchronous replication and commits no replica received (their I/O threads
  * stopped), a manual failover goes ahead and the old primary comes back {@code diverged}, read-only
- * and out of traffic, with those commits counted as unshipped. Each test starts its own Sluice and
+ * and out of traffic, with those commits counted as unshipped; while another instance's move holds
+ * its lock on a replica, that failover is refused first, changing nothing. Each test starts its own Sluice and
  * leaves the sandbox as it found it (node 0 the primary again; rebuilt after a divergence).
  */
 class FailoverTest {
@@ -251,6 +252,19 @@ class FailoverTest {
                     .equals("down"));
             assertThat(describe().at("/failover/state").asText()).as("failover: manual promotes nothing by itself")
                     .isEqualTo("none");
+
+            // Another instance's move in progress (its lock on a node it changes) keeps this one off.
+            try (Connection other = cluster.connect(cluster.node("ro1")); Statement lock = other.createStatement();
+                    ResultSet got = lock.executeQuery("SELECT GET_LOCK('sluice_primary_move', 0)")) {
+                got.next();
+                assertThat(got.getInt(1)).isEqualTo(1);
+                JsonNode fenced = post("/v1/failover", "{\"to\": \"ro2\"}");
+                assertThat(fenced.get("status").asInt()).as(fenced.toString()).isEqualTo(409);
+                assertThat(fenced.get("error").asText()).contains("another switchover or failover is changing 'ro1'")
+                        .contains("nothing was changed");
+                assertThat(role("primary")).isEqualTo("primary");
+                assertThat(cluster.queryString(ro2, "SELECT @@read_only")).as("ro2 not promoted").isEqualTo("1");
+            }
 
             JsonNode done = post("/v1/failover", "{\"to\": \"ro2\"}");
             assertThat(done.get("status").asInt()).as(done.toString()).isEqualTo(200);

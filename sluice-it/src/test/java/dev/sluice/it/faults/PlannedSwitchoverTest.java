@@ -160,6 +160,15 @@ class PlannedSwitchoverTest {
     void aSwitchoverToAnUnknownLaggingOrUnreachableNodeIsRefusedAndChangesNothing() throws Exception {
         assertThat(switchoverError("{\"to\": \"ro9\"}")).contains("no node 'ro9'");
 
+        // Another instance's move in progress holds its lock on the primary.
+        try (Connection other = cluster.connect(cluster.primary()); Statement lock = other.createStatement();
+                ResultSet got = lock.executeQuery("SELECT GET_LOCK('sluice_primary_move', 0)")) {
+            got.next();
+            assertThat(got.getInt(1)).isEqualTo(1);
+            assertThat(switchoverError("{\"to\": \"ro1\"}")).contains("another switchover or failover is changing "
+                    + "'primary'").contains("nothing was changed");
+        }
+
         SandboxNode ro2 = cluster.node("ro2");
         cluster.stopSqlThread(ro2);
         await("Sluice sees ro2's replication stopped").atMost(SETTLE)

@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
  * <li>the monitor must see the primary unreachable and it must refuse a connection of Sluice's own
  *     ({@link FailoverChoice#eligible}): a live primary is switched over, never failed over;</li>
  * <li>hold new work for the primary ({@link PrimaryHold}): it waits for the new one;</li>
+ * <li>take the {@link MoveLock} on every candidate, so that no other failover or switchover changes
+ *     them meanwhile, whichever instance runs it;</li>
  * <li>ask every candidate what it received from the dead primary and choose the most advanced
  *     ({@link FailoverChoice#choose}); refuse, changing nothing, when none can be chosen;</li>
  * <li>wait for the target to apply all it received, within {@code switchover-timeout}; else call
@@ -88,10 +90,17 @@ final class Failover {
         try {
             List<FailoverChoice.Candidate> candidates = new ArrayList<>();
             for (Node n : eligible.candidates()) {
+                NodeAdmin admin;
                 try {
-                    NodeAdmin admin = NodeAdmin.open(runtime.connector(), loop, runtime.ref(n), login,
-                            STATEMENT_TIMEOUT);
-                    asked.add(admin);
+                    admin = NodeAdmin.open(runtime.connector(), loop, runtime.ref(n), login, STATEMENT_TIMEOUT);
+                } catch (SwitchoverException e) {
+                    warnings.add("'" + n.name() + "' could not be asked what it received: " + e.getMessage());
+                    continue;
+                }
+                asked.add(admin);
+                // Every candidate may be changed (promoted or pointed at the new primary).
+                MoveLock.take(admin, "failover", STATEMENT_TIMEOUT);
+                try {
                     candidates.add(new FailoverChoice.Candidate(n.name(), received(admin)));
                 } catch (SwitchoverException e) {
                     warnings.add("'" + n.name() + "' could not be asked what it received: " + e.getMessage());

@@ -18,6 +18,8 @@ import org.slf4j.LoggerFactory;
  * One planned switchover (BEHAVIOUR §10), step by step:
  * <ol>
  * <li>choose the target ({@link TargetChoice}); refuse, changing nothing, when there is none;</li>
+ * <li>take the {@link MoveLock} on the old primary and the target: no other switchover or failover,
+ *     whichever instance runs it, changes them meanwhile;</li>
  * <li>hold new work for the primary ({@link PrimaryHold}) and wait for the sessions to let it go
  *     ({@link SessionDrain}), at most {@code switchover-timeout}; past it, release and call off;</li>
  * <li>fence the old primary ({@link Fence}) and read its last GTID position;</li>
@@ -66,6 +68,8 @@ final class Switchover {
         String leg = "switchover from '" + from.name() + "' to '" + to.name() + "'";
         try (NodeAdmin old = connect(from, leg); NodeAdmin next = connect(to, leg);
                 Repointing others = new Repointing(runtime, loop, login, account, STATEMENT_TIMEOUT)) {
+            MoveLock.take(old, leg, STATEMENT_TIMEOUT);
+            MoveLock.take(next, leg, STATEMENT_TIMEOUT);
             List<String> unreachable = others.connect(to, primary);
             timeline.step("connect");
             return hand(leg, old, next, others, unreachable, primary, target, account, timeout, timeline);
