@@ -14,6 +14,8 @@
 #   sluice-bench/scripts/sysbench-compare.sh --baseline-ref origin/main \
 #     --section-title '## Session core redesign: before/after'
 # --consistency LEVEL sets the consistency of every Sluice endpoint (both instances).
+# --cluster measures cluster mode's cost: Sluice runs with a cluster: section against a local etcd
+# (scripts/etcd.sh), and the baseline is the same jar without it, labelled "without cluster".
 #
 # Tests and where they go:
 #   oltp_read_only  (with --skip-trx=on, so reads are autocommit and may go to replicas):
@@ -75,6 +77,11 @@ BASELINE=0
 BASELINE_RW_PORT=""
 BASELINE_PRIMARY_PORT=""
 BASELINE_ADMIN_PORT=""
+# Cluster mode for the measured Sluice (--cluster): a local etcd on ETCD_PORT, its data under WORK.
+CLUSTER=0
+readonly ETCD_PORT=23890
+readonly CLUSTER_PREFIX=/sluice/bench
+ETCD_DIR=""
 
 usage() {
   cat <<EOF
@@ -116,6 +123,12 @@ Before/after (Sluice against an earlier build of itself, side by side in the sam
   e.g. sluice-bench/scripts/sysbench-compare.sh --baseline-ref HEAD~1 \\
          --section-title '## My change: before/after'
 
+Cluster mode's cost:
+  --cluster           Sluice runs in cluster mode (cluster: {etcd: [http://127.0.0.1:$ETCD_PORT], name: bench,
+                      prefix: $CLUSTER_PREFIX}, a local etcd started by scripts/etcd.sh in the run's work
+                      directory); the baseline is the same jar without cluster: (label "without cluster")
+                      unless --baseline-* say otherwise
+
 Environment: SLUICE_JAVA_OPTS for Sluice's JVM.
 EOF
 }
@@ -139,6 +152,7 @@ parse_options() {
       --baseline-jar) BASELINE_JAR="${2:?}"; shift 2 ;;
       --baseline-ref) BASELINE_REF="${2:?}"; shift 2 ;;
       --baseline-label) BASELINE_LABEL="${2:?}"; shift 2 ;;
+      --cluster) CLUSTER=1; shift ;;
       -h | --help) usage; exit 0 ;;
       *) usage >&2; die "unknown option '$1'" ;;
     esac
@@ -174,6 +188,15 @@ parse_options() {
     BASELINE_COMMIT="$(git -C "$SLUICE_ROOT" rev-parse --verify --quiet "$BASELINE_REF^{commit}")" ||
       die "--baseline-ref: '$BASELINE_REF' is not a commit of $SLUICE_ROOT"
     BASELINE=1
+  fi
+  if ((CLUSTER)); then
+    ((!SKIP_SLUICE)) || die "--cluster measures Sluice; it does not go with --skip-sluice"
+    if ((!BASELINE)); then
+      # The same jar, built (if needed) before it starts: only the cluster: section differs.
+      BASELINE_JAR="$SLUICE_JAR"
+      BASELINE=1
+      [[ "$BASELINE_LABEL" != before ]] || BASELINE_LABEL="without cluster"
+    fi
   fi
   if ((SKIP_SLUICE)); then
     ((!BASELINE)) || die "--baseline-jar/--baseline-ref measure Sluice; they do not go with --skip-sluice"
@@ -214,6 +237,7 @@ cleanup() {
   stop_process "$SLUICE_PID" Sluice
   stop_process "$BASELINE_PID" "Sluice ($BASELINE_LABEL)"
   stop_process "$HAPROXY_PID" HAProxy
+  [[ -z "$ETCD_DIR" ]] || "$SLUICE_ROOT/scripts/etcd.sh" stop --port "$ETCD_PORT" --dir "$ETCD_DIR" >/dev/null 2>&1 || true
   remove_baseline_worktree
   if [[ -n "$WORK" && -d "$WORK" ]]; then
     if ((status == 0)); then
@@ -347,10 +371,10 @@ EOF
   fi
 }
 
-# write_sluice_config FILE RW_PORT PRIMARY_PORT ADMIN_PORT: the configuration of a Sluice; the
-# baseline gets the same one but for its ports.
+# write_sluice_config FILE RW_PORT PRIMARY_PORT ADMIN_PORT [EXTRA]: the configuration of a Sluice;
+# the baseline gets the same one but for its ports. EXTRA (a top-level section) is appended.
 write_sluice_config() {
-  local file="$1" rw_port="$2" primary_port="$3" admin_port="$4" primary_endpoint consistency=""
+  local file="$1" rw_port="$2" primary_port="$3" admin_port="$4" extra="${5:-}" primary_endpoint consistency=""
   if [[ "$PRIMARY_ENDPOINT_STYLE" == single-node ]]; then
     primary_endpoint="    nodes: [primary]
     weights: auto"
@@ -379,6 +403,7 @@ endpoints:
 $primary_endpoint$consistency
 admin: {listen: 127.0.0.1:$admin_port, token: ""}
 EOF
+  [[ -z "$extra" ]] || printf '%s\n' "$extra" >>"$file"
 }
 
 # launch_sluice JAR CONFIG LOG: starts a Sluice in the background; its pid in LAUNCHED_PID.
@@ -416,7 +441,15 @@ start_sluice() {
     require_free_port "$BASELINE_PRIMARY_PORT"
     require_free_port "$BASELINE_ADMIN_PORT"
   fi
-  write_sluice_config "$WORK/sluice-bench.yaml" "$SLUICE_RW_PORT" "$SLUICE_PRIMARY_PORT" "$SLUICE_ADMIN_PORT"
+  local cluster_section=""
+  if ((CLUSTER)); then
+    ETCD_DIR="$WORK/etcd"
+    "$SLUICE_ROOT/scripts/install-deps.sh" etcd >&2
+    "$SLUICE_ROOT/scripts/etcd.sh" start --port "$ETCD_PORT" --dir "$ETCD_DIR" >&2
+    cluster_section="cluster: {etcd: [http://127.0.0.1:$ETCD_PORT], name: bench, prefix: $CLUSTER_PREFIX}"
+  fi
+  write_sluice_config "$WORK/sluice-bench.yaml" "$SLUICE_RW_PORT" "$SLUICE_PRIMARY_PORT" "$SLUICE_ADMIN_PORT" \
+    "$cluster_section"
   info "Starting Sluice on :$SLUICE_RW_PORT (primary + 2 replicas) and :$SLUICE_PRIMARY_PORT (reads on the primary)"
   launch_sluice "$SLUICE_JAR" "$WORK/sluice-bench.yaml" "$WORK/sluice.log"
   SLUICE_PID=$LAUNCHED_PID
@@ -625,9 +658,12 @@ shell_word() {
 # report does not otherwise give (empty in a default run).
 extra_options() {
   [[ -z "$CONSISTENCY" ]] || printf ' --consistency %s' "$CONSISTENCY"
+  ((!CLUSTER)) || printf ' --cluster'
   [[ -z "$BASELINE_REF" ]] || printf ' --baseline-ref %s' "$(shell_word "$BASELINE_REF")"
-  [[ -z "$BASELINE_JAR" || -n "$BASELINE_REF" ]] || printf ' --baseline-jar %s' "$(shell_word "$BASELINE_JAR")"
-  [[ "$BASELINE_LABEL" == before ]] || printf ' --baseline-label %s' "$(shell_word "$BASELINE_LABEL")"
+  [[ -z "$BASELINE_JAR" || -n "$BASELINE_REF" || ("$CLUSTER" == 1 && "$BASELINE_JAR" == "$SLUICE_JAR") ]] ||
+    printf ' --baseline-jar %s' "$(shell_word "$BASELINE_JAR")"
+  [[ "$BASELINE_LABEL" == before || ("$CLUSTER" == 1 && "$BASELINE_LABEL" == "without cluster") ]] ||
+    printf ' --baseline-label %s' "$(shell_word "$BASELINE_LABEL")"
   [[ "$SECTION_TITLE" == "$DEFAULT_SECTION_TITLE" ]] || printf ' --section-title %s' "$(shell_word "$SECTION_TITLE")"
 }
 
@@ -662,7 +698,7 @@ commands_markdown() {
   if ((BASELINE)); then
     echo
     echo "Sluice ($BASELINE_LABEL) (\`java ${SLUICE_JAVA_OPTS:-} -jar sluice-baseline.jar run --config sluice-bench-baseline.yaml\`,"
-    echo "the jar $(baseline_markdown)): the same configuration but for its ports,"
+    echo "the jar $(baseline_markdown)): the same configuration but for its ports$( ((CLUSTER)) && echo ' and without the cluster: section'),"
     echo "\`bench-rw\` on $BASELINE_RW_PORT, \`bench-primary\` on $BASELINE_PRIMARY_PORT, admin on $BASELINE_ADMIN_PORT."
   fi
 }
@@ -691,6 +727,11 @@ section_markdown() {
   fi
   if [[ -n "$CONSISTENCY" ]]; then
     skipped_note="- Consistency: \`consistency: $CONSISTENCY\` on every Sluice endpoint$( ((BASELINE)) && echo ", in both instances")."
+  fi
+  if ((CLUSTER)); then
+    skipped_note+="${skipped_note:+$'\n'}- Cluster mode: *Sluice* runs with \`cluster:\` against a local etcd (\`scripts/etcd.sh\`, one member
+  on the same machine): it seeds etcd, registers under its lease, campaigns for the leadership and watches the
+  configuration throughout; *Sluice ($BASELINE_LABEL)* runs the same configuration without \`cluster:\`."
   fi
   if ((BASELINE)); then
     skipped_note+="${skipped_note:+$'\n'}- Before/after: *Sluice* is \`sluice-server/target/sluice.jar\` of $(current_markdown);
