@@ -108,6 +108,10 @@ class PlannedSwitchoverTest {
         cluster.restoreHealthy();
         await("Sluice sees node 0 as the primary again").atMost(SETTLE)
                 .until(() -> role("primary").equals("primary") && role("ro1").equals("replica"));
+        // The Sluice is the class's: a node a test paused must be back in its view too, or the next
+        // test's switchover would leave that node out, pointed at the old primary.
+        await("Sluice sees every node up again").atMost(SETTLE).until(() -> cluster.nodes().stream()
+                .allMatch(n -> node(n.name()).get("state").asText().equals("up")));
     }
 
     @Test
