@@ -16,6 +16,8 @@
 # --consistency LEVEL sets the consistency of every Sluice endpoint (both instances).
 # --cluster measures cluster mode's cost: Sluice runs with a cluster: section against a local etcd
 # (scripts/etcd.sh), and the baseline is the same jar without it, labelled "without cluster".
+# --baseline-without-digests measures query digests alone: the baseline is the same jar and
+# configuration with query-digests: false, labelled "without digests".
 #
 # Tests and where they go:
 #   oltp_read_only  (with --skip-trx=on, so reads are autocommit and may go to replicas):
@@ -82,6 +84,8 @@ CLUSTER=0
 readonly ETCD_PORT=23890
 readonly CLUSTER_PREFIX=/sluice/bench
 ETCD_DIR=""
+# --baseline-without-digests: the baseline is the same jar with query-digests: false.
+DIGESTS_OFF_BASELINE=0
 
 usage() {
   cat <<EOF
@@ -129,6 +133,12 @@ Cluster mode's cost:
                       directory); the baseline is the same jar without cluster: (label "without cluster")
                       unless --baseline-* say otherwise
 
+Query digests' cost:
+  --baseline-without-digests
+                      the baseline is the same jar and configuration with query-digests: false
+                      (label "without digests"): Sluice / Sluice (without digests) is what counting
+                      every statement by digest costs
+
 Environment: SLUICE_JAVA_OPTS for Sluice's JVM.
 EOF
 }
@@ -153,6 +163,7 @@ parse_options() {
       --baseline-ref) BASELINE_REF="${2:?}"; shift 2 ;;
       --baseline-label) BASELINE_LABEL="${2:?}"; shift 2 ;;
       --cluster) CLUSTER=1; shift ;;
+      --baseline-without-digests) DIGESTS_OFF_BASELINE=1; shift ;;
       -h | --help) usage; exit 0 ;;
       *) usage >&2; die "unknown option '$1'" ;;
     esac
@@ -188,6 +199,13 @@ parse_options() {
     BASELINE_COMMIT="$(git -C "$SLUICE_ROOT" rev-parse --verify --quiet "$BASELINE_REF^{commit}")" ||
       die "--baseline-ref: '$BASELINE_REF' is not a commit of $SLUICE_ROOT"
     BASELINE=1
+  fi
+  if ((DIGESTS_OFF_BASELINE)); then
+    ((!BASELINE && !CLUSTER && !SKIP_SLUICE)) ||
+      die "--baseline-without-digests compares Sluice with itself; it does not go with --baseline-jar, --baseline-ref, --cluster or --skip-sluice"
+    BASELINE_JAR="$SLUICE_JAR"
+    BASELINE=1
+    [[ "$BASELINE_LABEL" != before ]] || BASELINE_LABEL="without digests"
   fi
   if ((CLUSTER)); then
     ((!SKIP_SLUICE)) || die "--cluster measures Sluice; it does not go with --skip-sluice"
@@ -454,7 +472,10 @@ start_sluice() {
   launch_sluice "$SLUICE_JAR" "$WORK/sluice-bench.yaml" "$WORK/sluice.log"
   SLUICE_PID=$LAUNCHED_PID
   if ((BASELINE)); then
-    write_sluice_config "$WORK/sluice-bench-baseline.yaml" "$BASELINE_RW_PORT" "$BASELINE_PRIMARY_PORT" "$BASELINE_ADMIN_PORT"
+    local baseline_extra=""
+    ((!DIGESTS_OFF_BASELINE)) || baseline_extra="query-digests: false"
+    write_sluice_config "$WORK/sluice-bench-baseline.yaml" "$BASELINE_RW_PORT" "$BASELINE_PRIMARY_PORT" "$BASELINE_ADMIN_PORT" \
+      "$baseline_extra"
     info "Starting Sluice ($BASELINE_LABEL) from $(baseline_source) on :$BASELINE_RW_PORT and :$BASELINE_PRIMARY_PORT"
     launch_sluice "$BASELINE_JAR" "$WORK/sluice-bench-baseline.yaml" "$WORK/sluice-baseline.log"
     BASELINE_PID=$LAUNCHED_PID
@@ -659,10 +680,12 @@ shell_word() {
 extra_options() {
   [[ -z "$CONSISTENCY" ]] || printf ' --consistency %s' "$CONSISTENCY"
   ((!CLUSTER)) || printf ' --cluster'
+  ((!DIGESTS_OFF_BASELINE)) || printf ' --baseline-without-digests'
   [[ -z "$BASELINE_REF" ]] || printf ' --baseline-ref %s' "$(shell_word "$BASELINE_REF")"
-  [[ -z "$BASELINE_JAR" || -n "$BASELINE_REF" || ("$CLUSTER" == 1 && "$BASELINE_JAR" == "$SLUICE_JAR") ]] ||
+  [[ -z "$BASELINE_JAR" || -n "$BASELINE_REF" || ("$CLUSTER$DIGESTS_OFF_BASELINE" != 00 && "$BASELINE_JAR" == "$SLUICE_JAR") ]] ||
     printf ' --baseline-jar %s' "$(shell_word "$BASELINE_JAR")"
-  [[ "$BASELINE_LABEL" == before || ("$CLUSTER" == 1 && "$BASELINE_LABEL" == "without cluster") ]] ||
+  [[ "$BASELINE_LABEL" == before || ("$CLUSTER" == 1 && "$BASELINE_LABEL" == "without cluster") ||
+    ("$DIGESTS_OFF_BASELINE" == 1 && "$BASELINE_LABEL" == "without digests") ]] ||
     printf ' --baseline-label %s' "$(shell_word "$BASELINE_LABEL")"
   [[ "$SECTION_TITLE" == "$DEFAULT_SECTION_TITLE" ]] || printf ' --section-title %s' "$(shell_word "$SECTION_TITLE")"
 }
@@ -698,7 +721,7 @@ commands_markdown() {
   if ((BASELINE)); then
     echo
     echo "Sluice ($BASELINE_LABEL) (\`java ${SLUICE_JAVA_OPTS:-} -jar sluice-baseline.jar run --config sluice-bench-baseline.yaml\`,"
-    echo "the jar $(baseline_markdown)): the same configuration but for its ports$( ((CLUSTER)) && echo ' and without the cluster: section'),"
+    echo "the jar $(baseline_markdown)): the same configuration but for its ports$( ((CLUSTER)) && echo ' and without the cluster: section')$( ((DIGESTS_OFF_BASELINE)) && echo ' and with `query-digests: false`'),"
     echo "\`bench-rw\` on $BASELINE_RW_PORT, \`bench-primary\` on $BASELINE_PRIMARY_PORT, admin on $BASELINE_ADMIN_PORT."
   fi
 }
@@ -732,6 +755,11 @@ section_markdown() {
     skipped_note+="${skipped_note:+$'\n'}- Cluster mode: *Sluice* runs with \`cluster:\` against a local etcd (\`scripts/etcd.sh\`, one member
   on the same machine): it seeds etcd, registers under its lease, campaigns for the leadership and watches the
   configuration throughout; *Sluice ($BASELINE_LABEL)* runs the same configuration without \`cluster:\`."
+  fi
+  if ((DIGESTS_OFF_BASELINE)); then
+    skipped_note+="${skipped_note:+$'\n'}- Query digests: *Sluice* counts every statement by digest (the default); *Sluice ($BASELINE_LABEL)*
+  is the same jar with \`query-digests: false\`, so the ratio is what digests alone cost (the latency
+  histograms run in both)."
   fi
   if ((BASELINE)); then
     skipped_note+="${skipped_note:+$'\n'}- Before/after: *Sluice* is \`sluice-server/target/sluice.jar\` of $(current_markdown);

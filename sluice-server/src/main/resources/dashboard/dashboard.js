@@ -276,7 +276,14 @@ function renderDigests(report) {
 async function pollDigests() {
   try {
     const response = await fetch(DIGESTS_URL, {cache: 'no-store'});
-    if (response.ok) renderDigests(await response.json());
+    if (response.ok) {
+      renderDigests(await response.json());
+    } else if (response.status === 409) {
+      // Digests are off in this proxy's configuration: say so where the table would be.
+      const refusal = await response.json();
+      document.querySelector('#digests tbody').replaceChildren(
+        el('tr', {}, el('td', {colspan: '12', class: 'muted'}, refusal.error)));
+    }
   } catch (e) {
     // The proxy poll reports reachability; this panel just keeps its last figures.
   } finally {

@@ -240,6 +240,11 @@ final class AdminApi {
     private AdminResponse digests(AdminRequest r) {
         Map<String, Supplier<AdminResponse>> methods = new LinkedHashMap<>();
         methods.put("GET", () -> {
+            if (!control.digests().collecting()) {
+                throw new AdminException(AdminException.CONFLICT, "query digests are off: this Sluice was started "
+                        + "with query-digests: false. Remove that line (or set it to true) and restart Sluice to "
+                        + "count statements by digest; the latency histograms in /metrics count them either way");
+            }
             Optional<String> endpoint = Optional.ofNullable(r.parameter("endpoint")).filter(e -> !e.isEmpty());
             endpoint.ifPresent(e -> control.describeEndpoint(e).orElseThrow(() -> unknownEndpoint(e)));
             DigestOrder order = digestOrder(r.parameter("order"));

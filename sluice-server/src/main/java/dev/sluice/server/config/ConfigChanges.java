@@ -139,6 +139,7 @@ public record ConfigChanges(SluiceConfig target, ConfigDelta delta, List<String>
         section("replication", running, file, SluiceConfig::replication, restartOnly);
         section("shutdown-timeout", running, file, c -> c.process().shutdownTimeout(), restartOnly);
         section("log-format", running, file, c -> c.process().logFormat(), restartOnly);
+        section("query-digests", running, file, c -> c.process().queryDigests(), restartOnly);
     }
 
     private static void section(String name, SluiceConfig running, SluiceConfig file,

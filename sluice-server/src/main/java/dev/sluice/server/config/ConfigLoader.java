@@ -37,7 +37,8 @@ public final class ConfigLoader {
     private static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
 
     private static final String[] TOP_LEVEL_KEYS = {"monitor", "nodes", "endpoints", "admin", "users", "limits", "tls",
-        "zone", "replication", "shutdown-timeout", "log-format", "cluster"};
+        "zone", "replication", "shutdown-timeout", "log-format", "query-digests",
+        "cluster"};
     /** Where the generated self-signed pair goes by default, in the configuration file's directory. */
     public static final String STATE_DIRECTORY = ".sluice";
     private static final long MAX_SESSION_MEMORY = 1L << 40;
@@ -133,7 +134,8 @@ public final class ConfigLoader {
                 top.parsed("shutdown-timeout", ProcessConfig.DEFAULT_SHUTDOWN_TIMEOUT,
                         v -> ConfigValues.duration("shutdown-timeout", v)),
                 ProcessConfig.LogFormat.of(top.choice("log-format", ProcessConfig.LogFormat.TEXT.configName(),
-                        ProcessConfig.LogFormat.TEXT.configName(), ProcessConfig.LogFormat.JSON.configName())));
+                        ProcessConfig.LogFormat.TEXT.configName(), ProcessConfig.LogFormat.JSON.configName())),
+                top.bool("query-digests", true));
     }
 
     private static ReplicationAccount replication(YamlSection s, SecretResolver secrets) {

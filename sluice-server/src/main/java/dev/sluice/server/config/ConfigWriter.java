@@ -107,6 +107,9 @@ public final class ConfigWriter {
         if (config.process().logFormat() != ProcessConfig.LogFormat.TEXT) {
             root.put("log-format", config.process().logFormat().configName());
         }
+        if (!config.process().queryDigests()) {
+            root.put("query-digests", false);
+        }
         try {
             return HEADER + YAML.writeValueAsString(root);
         } catch (JsonProcessingException e) {

@@ -22,20 +22,38 @@ import java.util.concurrent.TimeoutException;
  * <p>Memory: at most {@link #MAX_DIGESTS} digests per I/O thread, about 0.7 KB each with their
  * latency buckets; a report keeps the top {@link #MAX_DIGESTS} of the sum and folds the rest into
  * each endpoint's "other" row.
+ *
+ * <p>With {@code query-digests: false} the store is not collecting: sessions count no statement in
+ * it, and the admin API says so rather than showing an empty table.
  */
 public final class DigestStore {
     public static final int MAX_DIGESTS = 5_000;
     private static final long THREAD_WAIT_SECONDS = 5;
 
     private final int capacity;
+    private final boolean collecting;
     private final ConcurrentMap<EventExecutor, LoopDigests> loops = new ConcurrentHashMap<>();
 
     public DigestStore() {
-        this(MAX_DIGESTS);
+        this(true);
+    }
+
+    public DigestStore(boolean collecting) {
+        this(MAX_DIGESTS, collecting);
     }
 
     DigestStore(int capacity) {
+        this(capacity, true);
+    }
+
+    private DigestStore(int capacity, boolean collecting) {
         this.capacity = capacity;
+        this.collecting = collecting;
+    }
+
+    /** Whether sessions count their statements here ({@code query-digests}, fixed for the process's life). */
+    public boolean collecting() {
+        return collecting;
     }
 
     /** The digests of the I/O thread {@code loop}; only that thread may use them. */

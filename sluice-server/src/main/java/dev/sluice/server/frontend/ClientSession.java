@@ -86,8 +86,8 @@ public final class ClientSession implements ClientEvents {
         this.departures = new NodeDepartures(connectionId, client, endpoint::view, routing, backends, forwarder,
                 inbox::commandRunning, proxy.config().monitor().queryTimeout());
         this.failures = new BackendFailures(connectionId, retries, backends, routing, status, endpoint::view, proxy);
-        this.costs = new StatementCosts(proxy.digests().forLoop(loop), proxy.metrics(), endpoint, login, routing,
-                statements);
+        this.costs = new StatementCosts(proxy.digests().collecting() ? proxy.digests().forLoop(loop) : null,
+                proxy.metrics(), endpoint, login, routing, statements);
         this.recording = recording(endpoint.config().replay(), backendState);
         this.runner = new CommandRunner(loop, inbox, replies, forwarder, backends, endpoint, status, retries,
                 handBack, departures, failures, costs, this::transactionPool, this::close, recording);

@@ -26,18 +26,22 @@ import java.util.Optional;
  *
  * <p>On the path of every statement, so it allocates nothing for a digest seen before: the digest
  * is computed into the I/O thread's reused buffer and found by hash (see {@link LoopDigests}).
+ * With {@code query-digests: false} no digest is computed and only the histogram counts.
  */
 final class StatementCosts {
     /** A COM_STMT_EXECUTE's fixed part up to its statement id: the command byte and the id (4). */
     private static final int EXECUTE_ID_END = 5;
 
+    /** Null when query digests are off. */
     private final LoopDigests digests;
     private final SluiceMetrics metrics;
     private final EndpointRuntime endpoint;
     private final SessionLogin login;
     private final RoutingSession routing;
     private final PreparedStatements statements;
-    /** The digest of the statement running now; null when the command is not one to count. */
+    /** The command running now is a statement: its answer is counted. */
+    private boolean counting;
+    /** The digest of the statement running now; null when it is not counted in a digest. */
     private DigestEntry running;
     private long startedNanos;
 
@@ -54,28 +58,39 @@ final class StatementCosts {
     /** The client's command {@code command} (its whole packet, header included) is about to run. */
     void commandStarts(int command, ByteBuf packet) {
         startedNanos = System.nanoTime();
+        running = null;
+        counting = false;
         if (command == COM_QUERY) {
-            running = digests.find(digestOf(packet), endpoint.name(), login.identity().user(), schema());
+            counting = true;
+            if (digests != null) {
+                running = digests.find(digestOf(packet), endpoint.name(), login.identity().user(), schema());
+            }
         } else if ((command == COM_STMT_EXECUTE || command == COM_STMT_BULK_EXECUTE)
                 && Packets.payloadLength(packet, packet.readerIndex()) >= EXECUTE_ID_END) {
-            running = execute(packet);
-        } else {
-            running = null;
+            Optional<PreparedStatement> found = statements.get(packet.getIntLE(packet.readerIndex()
+                    + Packets.HEADER_SIZE + 1));
+            counting = found.isPresent();
+            if (counting && digests != null) {
+                running = execute(found.get());
+            }
         }
     }
 
     /** The answer to the current command, from node {@code nodeId}, is complete: counted if it was a statement's. */
     void answered(int nodeId, ResponseTracker tracker) {
-        DigestEntry done = running;
-        if (done == null) {
+        if (!counting) {
             return;
         }
-        running = null;
+        counting = false;
         long nanos = System.nanoTime() - startedNanos;
         Optional<Node> node = endpoint.view().topology().node(nodeId);
-        boolean onPrimary = node.isPresent() && node.get().isPrimary();
-        digests.record(done, nanos, tracker.endedWithError(), tracker.resultRows(), onPrimary,
-                System.currentTimeMillis());
+        DigestEntry done = running;
+        if (done != null) {
+            running = null;
+            boolean onPrimary = node.isPresent() && node.get().isPrimary();
+            digests.record(done, nanos, tracker.endedWithError(), tracker.resultRows(), onPrimary,
+                    System.currentTimeMillis());
+        }
         metrics.statementAnswered(endpoint.name(), node.isPresent() ? node.get().name() : null, nanos);
     }
 
@@ -92,13 +107,7 @@ final class StatementCosts {
     }
 
     /** An EXECUTE counts under its prepared text's digest, computed at its first EXECUTE and kept. */
-    private DigestEntry execute(ByteBuf packet) {
-        Optional<PreparedStatement> found = statements.get(packet.getIntLE(packet.readerIndex()
-                + Packets.HEADER_SIZE + 1));
-        if (found.isEmpty()) {
-            return null;
-        }
-        PreparedStatement ps = found.get();
+    private DigestEntry execute(PreparedStatement ps) {
         DigestKey key = ps.digest();
         if (key == null) {
             byte[] prepare = ps.prepareFrame();

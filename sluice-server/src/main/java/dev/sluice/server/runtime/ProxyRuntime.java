@@ -37,7 +37,7 @@ public final class ProxyRuntime implements NodeDirectory {
     private volatile ServerIdentity identity = ServerIdentity.FALLBACK;
     private volatile PrimaryPositionSource primaryPositions;
     private final SluiceMetrics metrics;
-    private final DigestStore digests = new DigestStore();
+    private final DigestStore digests;
     private volatile java.util.function.IntConsumer probeNow = id -> { };
     private volatile ClientSecurity clientSecurity = ClientSecurity.NONE;
     private final PrimaryHold primaryHold = new PrimaryHold();
@@ -46,6 +46,7 @@ public final class ProxyRuntime implements NodeDirectory {
             TopologyHolder topology, SluiceMetrics metrics) {
         this.config = config;
         this.metrics = metrics;
+        this.digests = new DigestStore(config.process().queryDigests());
         this.connector = connector;
         this.authenticator = authenticator;
         this.topology = topology;

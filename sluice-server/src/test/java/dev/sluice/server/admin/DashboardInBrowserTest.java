@@ -152,4 +152,17 @@ class DashboardInBrowserTest {
         assertThat(digests).contains("<code>UPDATE t SET a = ? WHERE id &lt; ?</code>", "badge hint\">FORCE_MASTER<",
                 "<td class=\"num errors\">1</td>", "3.00 ms").doesNotContain("no statements counted yet");
     }
+
+    @Test
+    void withDigestsOffTheDigestTableSaysSo(@TempDir Path dir) throws Exception {
+        server.close();
+        server = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", 0), ""),
+                new FakeProxyControl(FakeProxyControl.CONFIG + "query-digests: false\n"), metrics, new RecentHistory());
+        server.start();
+        String dom = dumpDom(Files.createDirectory(dir.resolve("profile")), dir.resolve("dom.html"));
+
+        String digests = between(dom, "<table id=\"digests\">", "</table>");
+        assertThat(digests).contains("query digests are off", "query-digests: false")
+                .doesNotContain("no statements counted yet");
+    }
 }

@@ -30,7 +30,7 @@ import java.util.Set;
  * the real implementation has its own end-to-end tests.
  */
 public final class FakeProxyControl implements ProxyControl {
-    private final DigestStore digests = new DigestStore();
+    private final DigestStore digests;
     public static final String CONFIG = """
             monitor: {user: monitor, password: monitor, interval: 1s}
             nodes:
@@ -59,7 +59,13 @@ public final class FakeProxyControl implements ProxyControl {
     private dev.sluice.server.switchover.FailoverStatus failover = dev.sluice.server.switchover.FailoverStatus.NONE;
 
     public FakeProxyControl() {
-        this.config = ConfigLoader.parse(CONFIG);
+        this(CONFIG);
+    }
+
+    /** A proxy started with this configuration (YAML). */
+    public FakeProxyControl(String configYaml) {
+        this.config = ConfigLoader.parse(configYaml);
+        this.digests = new DigestStore(config.process().queryDigests());
     }
 
     public synchronized SluiceConfig config() {

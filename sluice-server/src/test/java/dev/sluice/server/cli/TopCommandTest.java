@@ -105,6 +105,26 @@ class TopCommandTest {
     }
 
     @Test
+    void withDigestsOffTheApiAndTopSaySoAndHowToTurnThemOn() {
+        FakeProxyControl off = new FakeProxyControl(FakeProxyControl.CONFIG + "query-digests: false\n");
+        try (AdminServer offServer = new AdminServer(new AdminConfig(new HostPort("127.0.0.1", 0), TOKEN), off,
+                metrics, new RecentHistory())) {
+            String offAdmin = "http://127.0.0.1:" + offServer.start().getPort();
+            HttpResponse<String> refused = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create(offAdmin + "/v1/digests")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.statusCode()).isEqualTo(409);
+            assertThat(refused.body()).contains("query digests are off", "query-digests: false", "restart");
+            StringWriter err = new StringWriter();
+            int exit = new CommandLine(new SluiceMain()).setOut(new PrintWriter(new StringWriter()))
+                    .setErr(new PrintWriter(err)).execute("top", "--once", "--admin", offAdmin);
+            assertThat(exit).isEqualTo(1);
+            assertThat(err.toString()).contains("query digests are off");
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
     void deletingTheDigestsNeedsTheTokenAndForgetsThem() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         HttpRequest.Builder delete = HttpRequest.newBuilder(URI.create(admin + "/v1/digests")).DELETE();

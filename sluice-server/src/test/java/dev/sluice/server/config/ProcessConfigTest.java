@@ -7,7 +7,7 @@ import dev.sluice.server.config.ProcessConfig.LogFormat;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The service keys {@code shutdown-timeout} and {@code log-format} (BEHAVIOUR §13). */
+/** The service keys {@code shutdown-timeout}, {@code log-format} and {@code query-digests} (BEHAVIOUR §12–§13). */
 class ProcessConfigTest {
     private static final String BASE = """
             monitor: {user: monitor, password: monitor, interval: 1s}
@@ -23,6 +23,20 @@ class ProcessConfigTest {
         ProcessConfig p = ConfigLoader.parse(BASE).process();
         assertThat(p.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(p.logFormat()).isEqualTo(LogFormat.TEXT);
+        assertThat(p.queryDigests()).isTrue();
+    }
+
+    @Test
+    void queryDigestsMayBeTurnedOffAndAreWrittenBackOnlyWhenOff() {
+        SluiceConfig off = ConfigLoader.parse(BASE + "query-digests: false\n");
+        assertThat(off.process().queryDigests()).isFalse();
+        assertThat(ConfigWriter.toYaml(off)).contains("\nquery-digests: false\n");
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(off)).process()).isEqualTo(off.process());
+        assertThat(ConfigWriter.toYaml(ConfigLoader.parse(BASE + "query-digests: true\n")))
+                .doesNotContain("query-digests");
+        assertThatThrownBy(() -> ConfigLoader.parse(BASE + "query-digests: sometimes\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("query-digests: 'sometimes' must be true or false");
     }
 
     @Test

@@ -66,8 +66,12 @@ final class SessionHarness implements AutoCloseable {
     private long nextConnectionId = 1;
 
     private SessionHarness(String mode, String endpointKeys, long clientCapabilities) {
+        this("", mode, endpointKeys, clientCapabilities);
+    }
+
+    private SessionHarness(String topLevelKeys, String mode, String endpointKeys, long clientCapabilities) {
         this.clientCapabilities = clientCapabilities;
-        SluiceConfig config = ConfigLoader.parse("""
+        SluiceConfig config = ConfigLoader.parse(topLevelKeys + """
                 monitor: {user: monitor, password: monitor, interval: 1s}
                 limits: {idle-timeout: 0s}
                 nodes:
@@ -153,6 +157,11 @@ final class SessionHarness implements AutoCloseable {
     /** A session whose reads go to the replicas, on an endpoint with these extra keys (YAML, one per line). */
     static SessionHarness readsOnReplicas(String endpointKeys) {
         return readWrite(READS_ON_REPLICAS + "\n" + endpointKeys);
+    }
+
+    /** A session whose reads go to the replicas, in a proxy with these top-level keys (YAML, a line each). */
+    static SessionHarness readsOnReplicasInProxyWith(String topLevelKeys) {
+        return new SessionHarness(topLevelKeys, "read-write", READS_ON_REPLICAS, CLIENT_CAPABILITIES);
     }
 
     static SessionHarness readWrite(String endpointKeys, long clientCapabilities) {

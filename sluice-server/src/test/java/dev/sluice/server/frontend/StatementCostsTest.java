@@ -112,6 +112,33 @@ class StatementCostsTest {
     }
 
     @Test
+    void withDigestsOffStatementsStillCountInTheHistogramAndNoDigestIsKept() {
+        try (SessionHarness off = SessionHarness.readsOnReplicasInProxyWith("query-digests: false\n")) {
+            off.query("SELECT c FROM t WHERE id = 1");
+            FakeBackend ro1 = off.backend("ro1");
+            ro1.takeClientCommand();
+            ro1.rows(List.of("c"), List.of(List.of("x")));
+            off.rows();
+            off.c.prepare("SELECT a FROM t WHERE id = ?");
+            ro1.takeClientCommand();
+            ro1.prepareOk(77, 1, 1);
+            off.c.execute(off.c.prepared());
+            FakeBackend ro2 = off.backend("ro2");
+            ro2.takeClientCommand();
+            ro2.prepareOk(9, 1, 1);
+            ro2.takeClientCommand();
+            ro2.rows(List.of("a"), List.of(List.of("1")));
+            off.rows();
+
+            assertThat(off.proxy.digests().collecting()).isFalse();
+            assertThat(off.proxy.digests().top(Optional.empty(), DigestOrder.TOTAL, 10)).isEmpty();
+            assertThat(off.proxy.metrics().scrape())
+                    .contains("sluice_statement_duration_seconds_count{endpoint=\"rw\",node=\"ro1\"} 1")
+                    .contains("sluice_statement_duration_seconds_count{endpoint=\"rw\",node=\"ro2\"} 1");
+        }
+    }
+
+    @Test
     void aStatementAnsweredBySluiceItselfIsNotCounted() {
         h.query("SELECT sluice_last_gtid()");
         h.rows();
