@@ -83,6 +83,11 @@ final class Failover {
         }
     }
 
+    /** The warning for a candidate left out: it could not be reached, or could not answer. */
+    private static String notAsked(Node n, SwitchoverException e) {
+        return "'" + n.name() + "' could not be asked what it received: " + e.getMessage();
+    }
+
     private Done hand(Node primary, FailoverChoice.Eligible eligible, Optional<String> requested,
             ReplicationAccount account, PrimaryHold hold, long heldAt, Timeline timeline) {
         List<String> warnings = new ArrayList<>();
@@ -94,7 +99,7 @@ final class Failover {
                 try {
                     admin = NodeAdmin.open(runtime.connector(), loop, runtime.ref(n), login, STATEMENT_TIMEOUT);
                 } catch (SwitchoverException e) {
-                    warnings.add("'" + n.name() + "' could not be asked what it received: " + e.getMessage());
+                    warnings.add(notAsked(n, e));
                     continue;
                 }
                 asked.add(admin);
@@ -103,7 +108,7 @@ final class Failover {
                 try {
                     candidates.add(new FailoverChoice.Candidate(n.name(), received(admin)));
                 } catch (SwitchoverException e) {
-                    warnings.add("'" + n.name() + "' could not be asked what it received: " + e.getMessage());
+                    warnings.add(notAsked(n, e));
                 }
             }
             timeline.step("ask");
