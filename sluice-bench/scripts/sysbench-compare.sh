@@ -552,10 +552,33 @@ median() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", (b > 0 ? a / b : 0) }'; }
 
-declare -A TPS QPS P95
+declare -A TPS QPS P95 CPU_US
+CLOCK_TICKS_PER_S="$(getconf CLK_TCK)"
+
+# proxy_pid PORT: the process of the proxy listening on PORT; empty for a node (direct).
+proxy_pid() {
+  case "$1" in
+    "$HAPROXY_PRIMARY_PORT" | "$HAPROXY_REPLICA_PORT") echo "$HAPROXY_PID" ;;
+    "$SLUICE_RW_PORT" | "$SLUICE_PRIMARY_PORT") echo "$SLUICE_PID" ;;
+    "$BASELINE_RW_PORT" | "$BASELINE_PRIMARY_PORT") echo "$BASELINE_PID" ;;
+  esac
+}
+
+# cpu_ticks PID: the user + system CPU time of PID so far, in clock ticks. The fields after the
+# last ')' of /proc/PID/stat are fixed (the command name before it may hold spaces): utime and
+# stime are the 12th and 13th of them.
+cpu_ticks() {
+  awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
+}
+
+# cpu_per_transaction TICKS TPS: CPU microseconds per transaction over a run of TIME_S seconds.
+cpu_per_transaction() {
+  awk -v t="$1" -v hz="$CLOCK_TICKS_PER_S" -v tps="$2" -v s="$TIME_S" \
+    'BEGIN { printf "%.1f\n", (tps > 0 ? t * 1e6 / hz / (tps * s) : 0) }'
+}
 
 measure() {
-  local test round line label port i n offset parsed tps qps p95
+  local test round line label port i n offset parsed tps qps p95 pid ticks
   local -a paths
   if ((WARMUP_S > 0)); then
     for test in "${TEST_LIST[@]}"; do
@@ -576,14 +599,22 @@ measure() {
         label="${line%%|*}"
         port="${line##*|}"
         info "round $round/$ROUNDS: $test via $label (:$port, ${TIME_S}s, $THREADS threads)"
+        pid="$(proxy_pid "$port")"
+        [[ -z "$pid" ]] || ticks="$(cpu_ticks "$pid")"
         sysbench_run "$test" "$port" "$TIME_S" "$WORK/$round-$test-$port.txt"
+        [[ -z "$pid" ]] || ticks=$(($(cpu_ticks "$pid") - ticks))
         parsed="$(parse_result "$WORK/$round-$test-$port.txt")" ||
           die "cannot read tps/qps/p95 from $WORK/$round-$test-$port.txt"
         read -r tps qps p95 <<<"$parsed"
         TPS["$test|$label|$round"]="$tps"
         QPS["$test|$label|$round"]="$qps"
         P95["$test|$label|$round"]="$p95"
-        note "tps $tps, qps $qps, p95 $p95 ms"
+        if [[ -n "$pid" ]]; then
+          CPU_US["$test|$label|$round"]="$(cpu_per_transaction "$ticks" "$tps")"
+          note "tps $tps, qps $qps, p95 $p95 ms, proxy CPU ${CPU_US["$test|$label|$round"]} µs a transaction"
+        else
+          note "tps $tps, qps $qps, p95 $p95 ms"
+        fi
       done
     done
   done
@@ -600,6 +631,7 @@ values_of() {
       tps) echo "${TPS["$key|$round"]}" ;;
       qps) echo "${QPS["$key|$round"]}" ;;
       p95) echo "${P95["$key|$round"]}" ;;
+      cpu) echo "${CPU_US["$key|$round"]}" ;;
     esac
   done
 }
@@ -663,6 +695,48 @@ results_markdown() {
         echo "${ratios[*]}"
       )" "$(median "${ratios[@]}")" "$(median "${hop_ratios[@]}")"
     fi
+  done
+  cpu_markdown
+}
+
+# cpu_markdown: each proxy's CPU time per transaction (user + system, every thread of the process,
+# from /proc while its own runs went on). Less moved by a busy machine than tps, since a proxy
+# kept waiting uses no CPU meanwhile: the finer measure of what a change costs the proxy.
+cpu_markdown() {
+  local test line label key
+  local round
+  local -a paths cpu_list sluice_cpu baseline_cpu cpu_ratios
+  echo
+  echo "| test | proxy | CPU µs per transaction (median) | by round |"
+  echo "|---|---|--:|---|"
+  for test in "${TEST_LIST[@]}"; do
+    mapfile -t paths < <(paths_for "$test")
+    for line in "${paths[@]:1}"; do
+      label="${line%%|*}"
+      key="$test|$label"
+      mapfile -t cpu_list < <(values_of cpu "$key")
+      printf '| %s | %s | %s | %s |\n' "$test" "$label" "$(median "${cpu_list[@]}")" "$(
+        IFS=/
+        echo "${cpu_list[*]}"
+      )"
+    done
+  done
+  ((BASELINE)) || return 0
+  echo
+  echo "| test | Sluice / Sluice ($BASELINE_LABEL) (CPU per transaction), by round | median |"
+  echo "|---|---|--:|"
+  for test in "${TEST_LIST[@]}"; do
+    mapfile -t paths < <(paths_for "$test")
+    mapfile -t sluice_cpu < <(values_of cpu "$test|${paths[2]%%|*}")
+    mapfile -t baseline_cpu < <(values_of cpu "$test|${paths[3]%%|*}")
+    cpu_ratios=()
+    for ((round = 0; round < ROUNDS; round++)); do
+      cpu_ratios+=("$(ratio "${sluice_cpu[round]}" "${baseline_cpu[round]}")")
+    done
+    printf '| %s | %s | **%s** |\n' "$test" "$(
+      IFS=/
+      echo "${cpu_ratios[*]}"
+    )" "$(median "${cpu_ratios[@]}")"
   done
 }
 
@@ -781,6 +855,9 @@ Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`sluice-bench/scripts/sysbench-com
   $THREADS threads, ${TIME_S} s per run, rounds: $ROUNDS, paths interleaved and their order rotated each round,
   ${WARMUP_S} s unrecorded warm-up per path. The TCP hop is HAProxy in \`mode tcp\`.
   Sluice's links to the nodes: TLS \`$BACKEND_TLS\` (clients connect in plaintext on every path).
+- Proxy CPU per transaction: the proxy process's user + system CPU time (all its threads, from
+  \`/proc/PID/stat\`) over its own runs, divided by their transactions. A proxy kept waiting by a
+  busy machine spends no CPU meanwhile, so this moves less than tps from round to round.
 $skipped_note
 
 $(results_markdown)
