@@ -24,7 +24,8 @@ Installs what is missing among:
   mariadb    MariaDB server and client binaries (mariadb-server-core, mariadb-client)
   sysbench   sysbench (benchmarks and the sysbench client tests)
   haproxy    HAProxy (the plain TCP hop of the benchmark)
-  etcd       etcd (etcd-server), the configuration store of cluster mode and its tests
+  etcd       etcd (etcd-server), the configuration store of cluster mode and its tests, and
+             openssl, which makes the certificates of scripts/etcd.sh --tls
   chromium   headless Chromium (dashboard tests)
   build      Java 17 JDK and Maven
   mysqltest  MariaDB's own test suite (mariadb-test), for sluice-bench/scripts/conformance-mysqltest.sh
@@ -41,7 +42,7 @@ commands_for() {
     mariadb) echo "mariadbd mariadb-install-db mariadb mariadb-admin" ;;
     sysbench) echo "sysbench" ;;
     haproxy) echo "haproxy" ;;
-    etcd) echo "etcd" ;;
+    etcd) echo "etcd openssl" ;;
     chromium) echo "chromium" ;;
     build) echo "java javac mvn" ;;
     mysqltest) echo "mariadb-test" ;;
@@ -81,7 +82,7 @@ packages_for() {
     haproxy) echo "haproxy" ;;
     # etcd-server's package starts a system service on the default ports 2379/2380; Sluice's own
     # scripts/etcd.sh never uses it, its ports or its data directory.
-    etcd) echo "etcd-server" ;;
+    etcd) echo "etcd-server openssl" ;;
     chromium) echo "chromium" ;;
     build) echo "openjdk-17-jdk-headless maven" ;;
     mysqltest) echo "mariadb-test" ;;
