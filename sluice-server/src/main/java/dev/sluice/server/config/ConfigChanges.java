@@ -20,7 +20,7 @@ import java.util.function.Function;
  * is run as an admin change is run (its {@link ConfigDelta} from the running one); a difference the
  * API would refuse ({@code listen} of a running endpoint, a new primary, removing the primary,
  * Sluice's own {@code zone}) refuses the whole file; sections read only at start ({@code monitor},
- * {@code admin}, {@code users}, {@code limits}, {@code tls}, {@code replication},
+ * {@code admin}, {@code users}, {@code limits}, {@code tls}, {@code replication}, {@code cluster},
  * {@code shutdown-timeout}, {@code log-format}) and a changed node are named as waiting for a
  * restart, and left as they run: the target keeps their running values.
  *
@@ -137,6 +137,7 @@ public record ConfigChanges(SluiceConfig target, ConfigDelta delta, List<String>
         section("limits", running, file, SluiceConfig::limits, restartOnly);
         section("tls", running, file, SluiceConfig::tls, restartOnly);
         section("replication", running, file, SluiceConfig::replication, restartOnly);
+        section("cluster", running, file, SluiceConfig::cluster, restartOnly);
         section("shutdown-timeout", running, file, c -> c.process().shutdownTimeout(), restartOnly);
         section("log-format", running, file, c -> c.process().logFormat(), restartOnly);
         section("query-digests", running, file, c -> c.process().queryDigests(), restartOnly);

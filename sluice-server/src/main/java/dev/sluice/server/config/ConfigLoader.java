@@ -91,7 +91,7 @@ public final class ConfigLoader {
         }
         TlsConfig tls = tls(top.sectionOrEmpty("tls"));
         Optional<ReplicationAccount> replication = top.section("replication").map(r -> replication(r, secrets));
-        Optional<ClusterConfig> cluster = top.section("cluster").map(ClusterConfig::parse);
+        Optional<ClusterConfig> cluster = top.section("cluster").map(c -> ClusterConfig.parse(c, secrets));
         return new SluiceConfig(monitor, nodes, endpoints, admin, users, limits, tls, zone, replication, process(top),
                 cluster);
     }

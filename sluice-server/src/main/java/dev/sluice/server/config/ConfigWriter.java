@@ -93,6 +93,12 @@ public final class ConfigWriter {
             ObjectNode o = root.putObject("cluster");
             c.etcd().forEach(u -> o.withArray("etcd").add(u.toString()));
             o.put("name", c.name()).put("prefix", c.prefix());
+            c.tls().ifPresent(t -> {
+                ObjectNode tls = o.putObject("tls").put("ca", t.ca());
+                t.cert().ifPresent(cert -> tls.put("cert", cert));
+                t.key().ifPresent(key -> tls.put("key", key));
+            });
+            c.login().ifPresent(l -> putSecret(o.put("user", l.user()), "password", l.password()));
         });
         ObjectNode limits = limits(config.limits());
         if (!limits.isEmpty()) {

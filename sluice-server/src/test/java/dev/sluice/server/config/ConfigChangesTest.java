@@ -109,6 +109,15 @@ class ConfigChangesTest {
     }
 
     @Test
+    void aChangedClusterSectionWaitsForARestart() {
+        String cluster = "cluster: {etcd: [http://127.0.0.1:23790], name: a, prefix: /s}\n";
+        ConfigChanges c = ConfigChanges.between(ConfigLoader.parse(FILE + cluster),
+                ConfigLoader.parse(FILE + cluster.replace("}", ", user: sluice, password: pw}")));
+        assertThat(c.restartOnly()).containsExactly("cluster");
+        assertThat(c.target().cluster()).isEqualTo(ConfigLoader.parse(FILE + cluster).cluster());
+    }
+
+    @Test
     void settingDifferencesListOnlyWhatDiffers() {
         var before = EndpointSettings.toJson(ConfigLoader.parse(FILE).endpoints().get(1));
         var after = EndpointSettings.toJson(ConfigLoader.parse(FILE.replace("mode: read-only}",
