@@ -178,7 +178,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
     /** Starts Sluice; {@code configFile} is where {@code persist} writes the running configuration. */
     public static SluiceServer start(SluiceConfig config, Optional<Path> configFile) throws InterruptedException {
         // In cluster mode the nodes and endpoints come from etcd (seeded from this file when it holds none).
-        Optional<ClusterMember> cluster = config.cluster().map(ClusterMember::new);
+        Optional<ClusterMember> cluster = config.cluster()
+                .map(c -> new ClusterMember(c, configFile.map(f -> f.toAbsolutePath().getParent())));
         SluiceServer server;
         try {
             server = new SluiceServer(cluster.map(m -> m.joining(config)).orElse(config), configFile, cluster);

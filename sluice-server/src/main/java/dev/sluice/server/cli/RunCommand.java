@@ -38,7 +38,14 @@ final class RunCommand implements Callable<Integer> {
             return CONFIG_ERROR;
         }
         LogOutput.use(cfg.process().logFormat());
-        SluiceServer server = SluiceServer.start(cfg, Optional.of(config.toAbsolutePath()));
+        SluiceServer server;
+        try {
+            server = SluiceServer.start(cfg, Optional.of(config.toAbsolutePath()));
+        } catch (ConfigException e) {
+            // Found only when it is used: a certificate file, etcd refusing the instance's credentials.
+            System.err.println("sluice: " + config + ": " + e.getMessage());
+            return CONFIG_ERROR;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean stopping = new AtomicBoolean();
         ServiceSignals.on("TERM", () -> {

@@ -6,9 +6,11 @@ import dev.sluice.server.admin.AdminJson;
 import dev.sluice.server.admin.InstanceDescription;
 import dev.sluice.server.admin.LiveProxyControl;
 import dev.sluice.server.config.ClusterConfig;
+import dev.sluice.server.config.ConfigException;
 import dev.sluice.server.config.SharedConfig;
 import dev.sluice.server.config.SluiceConfig;
 import io.etcd.jetcd.Watch;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -61,18 +63,27 @@ public final class ClusterMember implements AutoCloseable {
     /** The drains of the configuration this instance started with: run once it runs. */
     private List<String> drainingAtStart = List.of();
 
-    public ClusterMember(ClusterConfig cluster) {
+    /**
+     * @param configDirectory the configuration file's directory, where relative {@code cluster.tls}
+     *     file names are taken from; a certificate or key that cannot be read stops the start
+     *     ({@link ConfigException})
+     */
+    public ClusterMember(ClusterConfig cluster, Optional<Path> configDirectory) {
         this.cluster = cluster;
-        this.store = new EtcdStore(cluster);
+        this.store = new EtcdStore(cluster, configDirectory);
     }
 
     /**
      * The configuration to start with: what etcd holds (seeded from {@code file} when it holds
      * nothing), or {@code file} when etcd cannot be reached or holds a configuration that fails the
      * checks (the instance then catches up once etcd is back, or the configuration is fixed).
+     *
+     * @throws ConfigException when etcd refuses this instance (its certificates, user, password or
+     *     permissions): that is not an outage to wait out but a mistake to fix, so the start stops
      */
     public SluiceConfig joining(SluiceConfig file) {
         try {
+            store.checkTls();
             for (int attempt = 0; attempt < 2; attempt++) {
                 Optional<StoredConfig> stored = store.readConfig();
                 SharedConfigDecision.Decision d = SharedConfigDecision.decide(file, stored, 0);
@@ -96,6 +107,8 @@ public final class ClusterMember implements AutoCloseable {
                     return file;
                 }
             }
+        } catch (EtcdRefusedException e) {
+            throw new ConfigException("cluster: " + e.getMessage());
         } catch (EtcdUnreachableException e) {
             reachable = false;
             LOG.warn("cluster '{}': etcd {} is unreachable ({}); starting with this instance's file, and "
@@ -193,9 +206,10 @@ public final class ClusterMember implements AutoCloseable {
             leadership = Leadership.UNKNOWN;
             sayWhetherLeading("etcd is unreachable, so its lease cannot be renewed");
             if (reachable) {
-                LOG.warn("cluster '{}': etcd is unreachable ({}); serving with the configuration of revision {}; "
-                        + "admin changes are refused until it is back", cluster.prefix(), e.getMessage(),
-                        settled.newest());
+                LOG.warn("cluster '{}': {} ({}); serving with the configuration of revision {}; "
+                        + "admin changes are refused until it is back", cluster.prefix(),
+                        e instanceof EtcdRefusedException ? "etcd refuses this instance" : "etcd is unreachable",
+                        e.getMessage(), settled.newest());
             }
             reachable = false;
         } catch (RuntimeException e) {

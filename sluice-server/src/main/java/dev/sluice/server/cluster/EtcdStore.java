@@ -3,6 +3,7 @@ package dev.sluice.server.cluster;
 import dev.sluice.server.config.ClusterConfig;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.ClientBuilder;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.Watch;
@@ -15,7 +16,9 @@ import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
 import io.etcd.jetcd.options.WatchOption;
 import io.etcd.jetcd.watch.WatchEvent;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,14 +28,22 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Cluster mode's keys in etcd, through jetcd: the shared configuration (read, seeded, swapped on its
  * revision, watched), the instances' registrations under a lease, and the leader key. Every call is bounded by
  * {@link #CALL_TIMEOUT}: jetcd retries an unreachable etcd by itself, and a caller that waited for
  * that would hang an admin request or the renewal of the lease.
+ *
+ * <p>With {@code cluster.tls} the client speaks TLS with the given certificates, and with
+ * {@code cluster.user} it logs in to etcd (BEHAVIOUR §11). A call etcd refuses for the login or the
+ * user's permissions fails with {@link EtcdRefusedException}, saying what to check; a TLS refusal
+ * shows in jetcd only as a call without an answer, so {@link #checkTls()} looks for one first.
  */
 final class EtcdStore implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EtcdStore.class);
     /** How long one etcd call may take before etcd counts as unreachable. */
     static final Duration CALL_TIMEOUT = Duration.ofSeconds(2);
     /**
@@ -42,14 +53,54 @@ final class EtcdStore implements AutoCloseable {
     static final Duration FIRST_CALL_TIMEOUT = Duration.ofSeconds(15);
 
     private final ClusterConfig cluster;
+    private final Optional<EtcdTlsContext> tls;
     private final Client client;
     private final KV kv;
     private volatile Duration timeout = FIRST_CALL_TIMEOUT;
 
-    EtcdStore(ClusterConfig cluster) {
+    /**
+     * @param configDirectory where relative {@code cluster.tls} file names are taken from; a file that
+     *     cannot be used stops the start ({@link dev.sluice.server.config.ConfigException})
+     */
+    EtcdStore(ClusterConfig cluster, Optional<Path> configDirectory) {
         this.cluster = cluster;
-        this.client = Client.builder().endpoints(cluster.etcd()).build();
+        this.tls = cluster.tls().map(t -> EtcdTlsContext.load(t, configDirectory));
+        ClientBuilder b = Client.builder().endpoints(cluster.etcd());
+        tls.ifPresent(t -> b.sslContext(t.grpc()));
+        cluster.login().ifPresent(l -> b.user(bytes(l.user())).password(bytes(l.password().value())));
+        this.client = b.build();
         this.kv = client.getKVClient();
+    }
+
+    /**
+     * Connects to every etcd URL with the instance's certificates, when it uses TLS, and throws when
+     * etcd refuses them everywhere it answers: a wrong CA, a missing or unknown client certificate,
+     * a certificate not made for the URL's host. Nothing when TLS is not used, when one URL accepts
+     * them (the others are logged), or when none answers (an outage: the first call tells).
+     */
+    void checkTls() throws EtcdRefusedException {
+        if (tls.isEmpty()) {
+            return;
+        }
+        EtcdHandshake handshake = tls.get().checker();
+        List<String> refusals = new ArrayList<>();
+        boolean accepted = false;
+        for (URI url : cluster.etcd()) {
+            EtcdHandshake.Outcome o = handshake.check(url, CALL_TIMEOUT);
+            if (o instanceof EtcdHandshake.Outcome.Accepted) {
+                accepted = true;
+            } else if (o instanceof EtcdHandshake.Outcome.Refused r) {
+                refusals.add(r.why());
+            }
+        }
+        if (refusals.isEmpty()) {
+            return;
+        }
+        if (!accepted) {
+            throw new EtcdRefusedException(String.join("; ", refusals));
+        }
+        LOG.warn("cluster '{}': {}; using the etcd URLs that accept this instance", cluster.prefix(),
+                String.join("; ", refusals));
     }
 
     /** From now on, calls are bounded by {@link #CALL_TIMEOUT}. */
@@ -164,6 +215,10 @@ final class EtcdStore implements AutoCloseable {
             throw new EtcdUnreachableException("no answer within " + limit.toMillis() + " ms");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
+            Optional<String> refused = EtcdRefusal.of(cause, cluster.login().map(l -> l.user()), cluster.prefix());
+            if (refused.isPresent()) {
+                throw new EtcdRefusedException(refused.get());
+            }
             throw new EtcdUnreachableException(cause.getMessage() == null ? cause.toString() : cause.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
