@@ -89,6 +89,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
     private final Transport transport;
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
+    /** Every backend socket Sluice opened, to check at the end that none outlived the I/O threads. */
+    private final TcpBackendConnector backendSockets;
     private final ProxyRuntime runtime;
     private final Monitor monitor;
     private final PrimaryPositionSource primaryPositions;
@@ -116,8 +118,9 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         BackendTlsContexts backendTls = new BackendTlsContexts(() -> holder[0] == null ? config : holder[0].config(),
                 configDirectory);
         config.nodes().forEach(n -> backendTls.apply(n.name()));
-        BackendConnector connector = new TcpBackendConnector(transport, config.limits().backendConnectTimeout(),
+        TcpBackendConnector connector = new TcpBackendConnector(transport, config.limits().backendConnectTimeout(),
                 config.limits().backendConnectTimeout(), backendTls);
+        this.backendSockets = connector;
         Map<String, byte[]> passwords = new HashMap<>();
         for (UserConfig u : config.users()) {
             passwords.put(u.user(), u.password().value().getBytes(StandardCharsets.UTF_8));
@@ -367,6 +370,12 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         monitor.close();
         primaryPositions.close();
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        // Once every I/O thread has ended, no backend socket may be left open (see closeOrphans).
+        workers.terminationFuture().addListener(f -> {
+            for (String orphan : backendSockets.closeOrphans()) {
+                LOG.error("a backend connection outlived its I/O thread and is closed now: {}", orphan);
+            }
+        });
         // Bounded: during JVM shutdown the termination notice may never be delivered.
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
     }

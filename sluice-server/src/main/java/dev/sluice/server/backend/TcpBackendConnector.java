@@ -7,11 +7,16 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -29,6 +34,8 @@ public final class TcpBackendConnector implements BackendConnector {
     private final Duration connectTimeout;
     private final Duration loginTimeout;
     private final Function<String, BackendTls> tlsOfNode;
+    /** Every backend socket not yet closed (a closed channel leaves by itself). */
+    private final ChannelGroup open = new DefaultChannelGroup("backend connections", GlobalEventExecutor.INSTANCE);
 
     /** A connector that never uses TLS. */
     public TcpBackendConnector(Transport transport, Duration connectTimeout, Duration loginTimeout) {
@@ -75,6 +82,29 @@ public final class TcpBackendConnector implements BackendConnector {
     }
 
     /**
+     * Closes the backend sockets whose I/O thread has ended and that are still open, and says what
+     * each was. An ended I/O thread closes every channel registered with it, so there should be none:
+     * one found is a backend connection that lost its registration while Sluice ran (it was no longer
+     * read), and it would otherwise outlive the proxy on the server.
+     */
+    public List<String> closeOrphans() {
+        List<String> orphans = new ArrayList<>();
+        for (Channel c : open) {
+            if (c.isOpen() && c.eventLoop().isTerminated()) {
+                orphans.add(c + " (registered " + c.isRegistered() + ", active " + c.isActive() + ", handlers "
+                        + c.pipeline().names() + ")");
+                c.unsafe().closeForcibly();
+            }
+        }
+        return orphans;
+    }
+
+    /** The backend sockets not yet closed. */
+    Iterable<Channel> openSockets() {
+        return open;
+    }
+
+    /**
      * One connect. A channel closed before its connect could even start is tried once more on a
      * new socket: that is the mark of an epoll event left over from the socket that held the same
      * descriptor just before (docs/ARCHITECTURE.md, "Stale epoll events"), not of the node. A
@@ -83,6 +113,7 @@ public final class TcpBackendConnector implements BackendConnector {
     private void connect(Bootstrap b, String nodeName, HostPort address, Promise<BackendConnection> ready,
             AtomicReference<Channel> current, boolean mayRetry) {
         ChannelFuture connected = b.connect(address.host(), address.port());
+        open.add(connected.channel());
         current.set(connected.channel());
         connected.addListener(f -> {
             if (f.isSuccess() || ready.isDone()) {
