@@ -222,7 +222,12 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         monitor.awaitFirstRound(runtime.config().monitor().interval().multipliedBy(FIRST_ROUND_INTERVALS)
                 .plus(runtime.config().monitor().queryTimeout()));
         for (EndpointConfig e : runtime.config().endpoints()) {
-            start(e);
+            try {
+                start(e);
+            } catch (IllegalStateException ex) {
+                throw new IllegalStateException("endpoint '" + e.name() + "' cannot listen on " + e.listen() + ": "
+                        + ex.getMessage(), ex);
+            }
         }
         history.start();
         adminAddress = admin.start();
