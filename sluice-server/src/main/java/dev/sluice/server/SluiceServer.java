@@ -35,6 +35,7 @@ import dev.sluice.server.frontend.EndpointListener;
 import dev.sluice.server.history.HistorySampler;
 import dev.sluice.server.history.Readings;
 import dev.sluice.server.history.RecentHistory;
+import dev.sluice.server.net.Sockets;
 import dev.sluice.server.net.Transport;
 import dev.sluice.server.runtime.EndpointLifecycle;
 import dev.sluice.server.runtime.EndpointRuntime;
@@ -46,7 +47,10 @@ import dev.sluice.server.runtime.ServerIdentity;
 import dev.sluice.server.tls.BackendTlsContexts;
 import dev.sluice.server.tls.ClientTls;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -78,6 +82,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
     private static final long SHUTDOWN_WAIT_SECONDS = 4;
     /** How long a listening socket may take to close when Sluice stops accepting. */
     private static final Duration LISTENER_CLOSE_WAIT = Duration.ofSeconds(1);
+    /** How long a stop waits for its sockets to close before it ends the I/O threads anyway. */
+    private static final Duration SOCKETS_CLOSE_WAIT = Duration.ofSeconds(2);
     /** How long a metrics scrape waits for an I/O thread to report its pools' use. */
     private static final Duration POOL_READ_TIMEOUT = Duration.ofSeconds(1);
     /** What Sluice's own connections (monitor, account loading) negotiate. */
@@ -91,6 +97,8 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
     private final EventLoopGroup workers;
     /** Every backend socket Sluice opened, to check at the end that none outlived the I/O threads. */
     private final TcpBackendConnector backendSockets;
+    /** Every client socket accepted and not yet closed. */
+    private final ChannelGroup clientSockets = new DefaultChannelGroup("client connections", GlobalEventExecutor.INSTANCE);
     private final ProxyRuntime runtime;
     private final Monitor monitor;
     private final PrimaryPositionSource primaryPositions;
@@ -239,7 +247,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         EndpointRuntime endpoint = new EndpointRuntime(e, runtime.topology(), runtime.config().limits().ioThreads());
         EndpointListener l = new EndpointListener(endpoint);
         try {
-            l.bind(transport, boss, workers, runtime);
+            l.bind(transport, boss, workers, clientSockets, runtime);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while binding " + e.listen(), ex);
@@ -374,6 +382,12 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         metrics.close();
         monitor.close();
         primaryPositions.close();
+        // Closed by Sluice, not left to the I/O threads' end, which may close none (see Sockets).
+        int stillClosing = Sockets.closeAll(SOCKETS_CLOSE_WAIT, clientSockets, backendSockets.sockets());
+        if (stillClosing > 0) {
+            LOG.warn("stopping: {} socket(s) still closing after {} ms; the I/O threads are ended anyway",
+                    stillClosing, SOCKETS_CLOSE_WAIT.toMillis());
+        }
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         // Once every I/O thread has ended, no backend socket may be left open (see closeOrphans).
         workers.terminationFuture().addListener(f -> {

@@ -3,17 +3,22 @@ package dev.sluice.server.admin;
 import dev.sluice.server.config.AdminConfig;
 import dev.sluice.server.history.RecentHistory;
 import dev.sluice.server.metrics.SluiceMetrics;
+import dev.sluice.server.net.Sockets;
 import dev.sluice.server.net.Transport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +44,8 @@ public final class AdminServer implements AutoCloseable {
     private final Transport transport = Transport.best();
     private EventLoopGroup group;
     private Channel channel;
+    /** The open HTTP connections, closed by the server itself when it stops (see {@link Sockets}). */
+    private final ChannelGroup connections = new DefaultChannelGroup("admin connections", GlobalEventExecutor.INSTANCE);
 
     /** {@code history} is what {@code GET /v1/history} and the dashboard's charts show. */
     public AdminServer(AdminConfig config, ProxyControl control, SluiceMetrics metrics, RecentHistory history) {
@@ -61,6 +68,7 @@ public final class AdminServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        connections.add(ch);
                         ch.pipeline().addLast(new IdleStateHandler(0, 0, IDLE_SECONDS, TimeUnit.SECONDS),
                                 new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY_BYTES), handler);
                     }
@@ -95,6 +103,7 @@ public final class AdminServer implements AutoCloseable {
             channel.close().awaitUninterruptibly(SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             channel = null;
         }
+        Sockets.closeAll(Duration.ofSeconds(SHUTDOWN_TIMEOUT_SECONDS), connections);
         if (group != null) {
             // Bounded: during JVM shutdown the termination notice may never be delivered.
             group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS)

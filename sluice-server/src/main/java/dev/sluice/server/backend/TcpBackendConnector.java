@@ -9,10 +9,12 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.unix.UnixChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,11 +83,16 @@ public final class TcpBackendConnector implements BackendConnector {
         return ready;
     }
 
+    /** Every backend socket not yet closed: Sluice closes them itself before its I/O threads end (see {@link dev.sluice.server.net.Sockets}). */
+    public ChannelGroup sockets() {
+        return open;
+    }
+
     /**
      * Closes the backend sockets whose I/O thread has ended and that are still open, and says what
-     * each was. An ended I/O thread closes every channel registered with it, so there should be none:
-     * one found is a backend connection that lost its registration while Sluice ran (it was no longer
-     * read), and it would otherwise outlive the proxy on the server.
+     * each was. Sluice closes every backend socket before it ends its I/O threads, so there should be
+     * none: one found was opened during the stop, after that close, or its close did not run before
+     * its thread ended; it would otherwise outlive the proxy on the server.
      */
     public List<String> closeOrphans() {
         List<String> orphans = new ArrayList<>();
@@ -93,15 +100,26 @@ public final class TcpBackendConnector implements BackendConnector {
             if (c.isOpen() && c.eventLoop().isTerminated()) {
                 orphans.add(c + " (registered " + c.isRegistered() + ", active " + c.isActive() + ", handlers "
                         + c.pipeline().names() + ")");
-                c.unsafe().closeForcibly();
+                closeWithoutItsThread(c);
             }
         }
         return orphans;
     }
 
-    /** The backend sockets not yet closed. */
-    Iterable<Channel> openSockets() {
-        return open;
+    /**
+     * Netty closes a registered channel on its I/O thread only; that thread has ended, so the socket
+     * is closed directly (an epoll channel by its file descriptor).
+     */
+    private static void closeWithoutItsThread(Channel c) {
+        if (c instanceof UnixChannel unix) {
+            try {
+                unix.fd().close();
+            } catch (IOException e) {
+                LOG.debug("closing the socket of {}: {}", c, e.toString());
+            }
+        } else {
+            c.unsafe().closeForcibly();
+        }
     }
 
     /**

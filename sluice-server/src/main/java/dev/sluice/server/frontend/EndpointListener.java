@@ -8,6 +8,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import java.net.InetSocketAddress;
@@ -31,8 +32,9 @@ public final class EndpointListener {
         return endpoint;
     }
 
-    public void bind(Transport transport, EventLoopGroup boss, EventLoopGroup workers, ProxyRuntime proxy)
-            throws InterruptedException {
+    /** {@code clients} gets every accepted client socket, for Sluice to close them itself when it stops. */
+    public void bind(Transport transport, EventLoopGroup boss, EventLoopGroup workers, ChannelGroup clients,
+            ProxyRuntime proxy) throws InterruptedException {
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(transport.serverChannelClass())
@@ -43,6 +45,7 @@ public final class EndpointListener {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        clients.add(ch);
                         // What a session may hold (limits.session-memory): the outbound share bounds the memory
                         // a slow reader of a huge result can pin; the inbound budget, a client that sends and
                         // does not read, or a slow backend.
