@@ -383,7 +383,7 @@ public final class SluiceServer implements AutoCloseable, EndpointLifecycle {
         monitor.close();
         primaryPositions.close();
         // Closed by Sluice, not left to the I/O threads' end, which may close none (see Sockets).
-        int stillClosing = Sockets.closeAll(SOCKETS_CLOSE_WAIT, clientSockets, backendSockets.sockets());
+        int stillClosing = Sockets.awaitClosed(SOCKETS_CLOSE_WAIT, clientSockets.close(), backendSockets.closeAll());
         if (stillClosing > 0) {
             LOG.warn("stopping: {} socket(s) still closing after {} ms; the I/O threads are ended anyway",
                     stillClosing, SOCKETS_CLOSE_WAIT.toMillis());

@@ -103,7 +103,7 @@ public final class AdminServer implements AutoCloseable {
             channel.close().awaitUninterruptibly(SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             channel = null;
         }
-        Sockets.closeAll(Duration.ofSeconds(SHUTDOWN_TIMEOUT_SECONDS), connections);
+        Sockets.awaitClosed(Duration.ofSeconds(SHUTDOWN_TIMEOUT_SECONDS), connections.close());
         if (group != null) {
             // Bounded: during JVM shutdown the termination notice may never be delivered.
             group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS)

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.ChannelGroupFuture;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.unix.UnixChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -38,6 +39,8 @@ public final class TcpBackendConnector implements BackendConnector {
     private final Function<String, BackendTls> tlsOfNode;
     /** Every backend socket not yet closed (a closed channel leaves by itself). */
     private final ChannelGroup open = new DefaultChannelGroup("backend connections", GlobalEventExecutor.INSTANCE);
+    /** Set by {@link #closeAll}: no socket is opened any more, and none is opened again after a close. */
+    private volatile boolean closing;
 
     /** A connector that never uses TLS. */
     public TcpBackendConnector(Transport transport, Duration connectTimeout, Duration loginTimeout) {
@@ -57,6 +60,10 @@ public final class TcpBackendConnector implements BackendConnector {
     public Future<BackendConnection> connect(EventLoop loop, String nodeName, int nodeId, HostPort address,
             LoginRequest request) {
         Promise<BackendConnection> ready = loop.newPromise();
+        if (closing) {
+            ready.setFailure(new BackendException("backend '" + nodeName + "': Sluice is stopping"));
+            return ready;
+        }
         BackendTls tls;
         try {
             tls = tlsOfNode.apply(nodeName);
@@ -83,9 +90,14 @@ public final class TcpBackendConnector implements BackendConnector {
         return ready;
     }
 
-    /** Every backend socket not yet closed: Sluice closes them itself before its I/O threads end (see {@link dev.sluice.server.net.Sockets}). */
-    public ChannelGroup sockets() {
-        return open;
+    /**
+     * Closes every backend socket, each on its own I/O thread, and opens none from now on: Sluice's
+     * stop, before it ends its I/O threads (see {@link dev.sluice.server.net.Sockets}). A socket
+     * still connecting fails with the close and is not connected again.
+     */
+    public ChannelGroupFuture closeAll() {
+        closing = true;
+        return open.close();
     }
 
     /**
@@ -132,12 +144,16 @@ public final class TcpBackendConnector implements BackendConnector {
             AtomicReference<Channel> current, boolean mayRetry) {
         ChannelFuture connected = b.connect(address.host(), address.port());
         open.add(connected.channel());
+        if (closing) {
+            // closeAll may have gone over the group before this socket joined it.
+            connected.channel().close();
+        }
         current.set(connected.channel());
         connected.addListener(f -> {
             if (f.isSuccess() || ready.isDone()) {
                 return;
             }
-            if (mayRetry && f.cause() instanceof ClosedChannelException) {
+            if (mayRetry && !closing && f.cause() instanceof ClosedChannelException) {
                 LOG.debug("backend '{}' at {}: the connection was closed before it connected (an epoll event of an "
                         + "earlier socket with the same descriptor); connecting again", nodeName, address);
                 connect(b, nodeName, address, ready, current, false);

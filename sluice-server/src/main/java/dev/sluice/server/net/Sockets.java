@@ -1,10 +1,7 @@
 package dev.sluice.server.net;
 
-import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.ChannelGroupFuture;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,14 +17,10 @@ public final class Sockets {
     }
 
     /**
-     * Closes every socket of {@code groups} (each on its own I/O thread) and waits up to {@code wait}
-     * for all of them; returns how many were still closing when the wait ended.
+     * Waits up to {@code wait} for every close of {@code closing} (a {@code ChannelGroup.close()}
+     * each); returns how many sockets were still open when the wait ended.
      */
-    public static int closeAll(Duration wait, ChannelGroup... groups) {
-        List<ChannelGroupFuture> closing = new ArrayList<>(groups.length);
-        for (ChannelGroup g : groups) {
-            closing.add(g.close());
-        }
+    public static int awaitClosed(Duration wait, ChannelGroupFuture... closing) {
         long deadline = System.nanoTime() + wait.toNanos();
         int left = 0;
         for (ChannelGroupFuture f : closing) {
