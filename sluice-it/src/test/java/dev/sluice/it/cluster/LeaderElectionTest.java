@@ -4,12 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.sluice.it.support.AdminClient;
 import dev.sluice.it.support.EtcdServer;
 import dev.sluice.it.support.NettyLeaks;
 import dev.sluice.it.support.SandboxCluster;
 import dev.sluice.it.support.SandboxNode;
 import dev.sluice.it.support.SluiceHarness;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -161,12 +167,15 @@ class LeaderElectionTest {
     }
 
     @Test
-    void aKilledPrimaryIsFailedOverByTheLeaderAloneAndEveryInstanceWritesToTheNewPrimary() throws Exception {
+    void aKilledPrimaryIsFailedOverByTheLeaderAloneAndEveryInstanceWritesToTheNewPrimary(TestInfo test) throws Exception {
         int leader = awaitOneLeader(List.of(0, 1, 2));
         for (SluiceHarness h : instances) {
             insertThrough(h);
         }
-        sandbox.kill(sandbox.primary());
+        // Every write shipped: the old primary holds nothing the new one lacks, so it rejoins below.
+        sandbox.waitForReplicasCaughtUp(SETTLE);
+        SandboxNode old = sandbox.primary();
+        sandbox.kill(old);
         await("the leader's failover is done").atMost(SETTLE).pollInterval(POLL).ignoreExceptions()
                 .until(() -> admins.get(leader).get("/v1/proxy").json().at("/failover/state").asText().equals("done"));
         JsonNode failover = admins.get(leader).get("/v1/proxy").json().get("failover");
@@ -188,6 +197,70 @@ class LeaderElectionTest {
             }
         }
         assertThat(metric(leader, "sluice_failovers_total{outcome=\"done\"}")).isEqualTo("1.0");
+
+        // The move is in the shared configuration: the roles, and the old primary out of traffic on every instance.
+        await("etcd names the new primary and drains the old one").atMost(SETTLE).pollInterval(POLL)
+                .untilAsserted(() -> {
+                    JsonNode shared = shared(test);
+                    assertThat(sharedRole(shared, promoted.name())).isEqualTo("primary");
+                    assertThat(sharedRole(shared, old.name())).isEqualTo("replica");
+                    assertThat(shared.path("draining").toString()).contains("\"" + old.name() + "\"");
+                });
+        for (int i = 0; i < 3; i++) {
+            int instance = i;
+            await("the old primary is drained on every instance").atMost(SETTLE).pollInterval(POLL)
+                    .untilAsserted(() -> assertThat(node(instance, old.name()).get("draining").asBoolean())
+                            .as(NAMES.get(instance)).isTrue());
+        }
+        // A change made meanwhile through another instance keeps it drained everywhere, the leader included.
+        int other = (leader + 1) % 3;
+        AdminClient.Reply modified = admins.get(other).patch("/v1/endpoints/rw", "{\"consistency-timeout\": \"77ms\"}");
+        assertThat(modified.status()).as(modified.body()).isEqualTo(200);
+        for (int i = 0; i < 3; i++) {
+            int instance = i;
+            await("the change runs everywhere").atMost(SETTLE).pollInterval(POLL).untilAsserted(() -> assertThat(
+                    admins.get(instance).endpoint("rw").get("consistency-timeout").asText()).isEqualTo("77ms"));
+            assertThat(node(i, old.name()).get("draining").asBoolean()).as(NAMES.get(i)).isTrue();
+            assertThat(node(i, promoted.name()).get("role").asText()).as(NAMES.get(i)).isEqualTo("primary");
+        }
+
+        // Back and rejoined on the leader, it takes reads again on every instance.
+        sandbox.startAsReplica(old);
+        await("the leader rejoins the old primary").atMost(SETTLE).pollInterval(POLL).ignoreExceptions()
+                .until(() -> admins.get(leader).get("/v1/proxy").json().at("/failover/former-primary").asText()
+                        .equals("rejoined"));
+        for (int i = 0; i < 3; i++) {
+            int instance = i;
+            await("the old primary is no longer drained").atMost(SETTLE).pollInterval(POLL)
+                    .untilAsserted(() -> assertThat(node(instance, old.name()).get("draining").asBoolean())
+                            .as(NAMES.get(instance)).isFalse());
+        }
+        await("etcd no longer drains it").atMost(SETTLE).pollInterval(POLL).untilAsserted(() ->
+                assertThat(shared(test).path("draining").toString()).doesNotContain("\"" + old.name() + "\""));
+    }
+
+    private JsonNode node(int instance, String name) {
+        return admins.get(instance).get("/v1/nodes/" + name).json();
+    }
+
+    /** The shared configuration as etcd holds it under this test's prefix. */
+    private static JsonNode shared(TestInfo test) throws Exception {
+        String key = PREFIX + "/" + test.getTestMethod().orElseThrow().getName() + "/config";
+        try (Client client = Client.builder().endpoints(etcd.url()).build()) {
+            List<KeyValue> kvs = client.getKVClient().get(ByteSequence.from(key, StandardCharsets.UTF_8))
+                    .get(10, TimeUnit.SECONDS).getKvs();
+            assertThat(kvs).as("the shared configuration").hasSize(1);
+            return new ObjectMapper(new YAMLFactory()).readTree(kvs.get(0).getValue().toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static String sharedRole(JsonNode shared, String node) {
+        for (JsonNode n : shared.path("nodes")) {
+            if (n.path("name").asText().equals(node)) {
+                return n.path("role").asText();
+            }
+        }
+        return "";
     }
 
     /** Waits until exactly one of {@code among} leads and all of them name it; its index. */

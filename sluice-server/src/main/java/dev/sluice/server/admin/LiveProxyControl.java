@@ -126,6 +126,26 @@ public final class LiveProxyControl implements ProxyControl {
         }
     }
 
+    /**
+     * Makes {@code node} the primary of the topology, the old primary a replica, as the shared
+     * configuration of a cluster says after a switchover or failover run by the leader (BEHAVIOUR
+     * §11). The node's state stays what this instance's monitor last saw.
+     */
+    public synchronized void followPrimary(String node) {
+        Optional<dev.sluice.routing.topology.Node> n = runtime.topology().node(node);
+        if (n.isEmpty() || n.get().isPrimary()) {
+            return;
+        }
+        runtime.topologyHolder().update(t -> t.node(node).map(p -> dev.sluice.server.monitor.RoleFollower.promote(t, p))
+                .orElse(t));
+        LOG.info("node '{}' is the primary now, as the cluster's shared configuration says", node);
+    }
+
+    /** The old primary of the last failover run by this instance, and whether it is still held out. */
+    public Optional<dev.sluice.server.switchover.Failovers.LeftBehind> leftBehind() {
+        return failovers.leftBehind();
+    }
+
     /** The nodes being drained now. */
     public java.util.List<String> draining() {
         return runtime.topology().nodes().stream().filter(dev.sluice.routing.topology.Node::draining)

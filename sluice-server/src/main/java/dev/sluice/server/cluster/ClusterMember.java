@@ -7,6 +7,9 @@ import dev.sluice.server.admin.InstanceDescription;
 import dev.sluice.server.admin.LiveProxyControl;
 import dev.sluice.server.config.ClusterConfig;
 import dev.sluice.server.config.ConfigException;
+import dev.sluice.server.config.ConfigLoader;
+import dev.sluice.server.config.ConfigWriter;
+import dev.sluice.server.config.NodeConfig;
 import dev.sluice.server.config.SharedConfig;
 import dev.sluice.server.config.SluiceConfig;
 import io.etcd.jetcd.Watch;
@@ -62,6 +65,10 @@ public final class ClusterMember implements AutoCloseable {
     private long renewalSentAt;
     /** The drains of the configuration this instance started with: run once it runs. */
     private List<String> drainingAtStart = List.of();
+    /** The primary etcd named at the last revision run, to tell a move from an unrelated change. Only on {@link #thread}. */
+    private Optional<String> sharedPrimary = Optional.empty();
+    /** The old primary this instance's failover added to the shared drains ({@link MovesToShare}). Only on {@link #thread}. */
+    private Optional<String> drainedHere = Optional.empty();
 
     /**
      * @param configDirectory the configuration file's directory, where relative {@code cluster.tls}
@@ -96,6 +103,7 @@ public final class ClusterMember implements AutoCloseable {
                 if (d instanceof SharedConfigDecision.Apply apply) {
                     settled.settle(apply.revision(), Optional.empty());
                     drainingAtStart = apply.draining();
+                    sharedPrimary = apply.sharedPrimary();
                     LOG.info("cluster '{}': starting with the shared configuration at etcd revision {}",
                             cluster.prefix(), apply.revision());
                     return apply.config();
@@ -198,6 +206,7 @@ public final class ClusterMember implements AutoCloseable {
             keepRegistered();
             campaign();
             instances = readInstances();
+            shareMoves(stored);
         } catch (EtcdUnreachableException e) {
             if (thread.isShutdown()) {
                 return;
@@ -243,11 +252,13 @@ public final class ClusterMember implements AutoCloseable {
     /** Runs, refuses or seeds what etcd holds. Only on {@link #thread}. */
     private void consider(Optional<StoredConfig> stored) {
         SharedConfigDecision.Decision d = SharedConfigDecision.decide(
-                new SharedConfig(control.config(), control.draining()), stored, settled.newest());
+                new SharedConfig(control.config(), control.draining()), stored, settled.newest(), sharedPrimary);
         if (d instanceof SharedConfigDecision.Apply apply) {
             try {
+                apply.follow().ifPresent(control::followPrimary);
                 control.apply(apply.config());
-                control.drainOnly(apply.draining());
+                control.drainOnly(MovesToShare.draining(apply.draining(), control.leftBehind(), drainedHere));
+                sharedPrimary = apply.sharedPrimary();
                 settled.settle(apply.revision(), Optional.empty());
                 LOG.info("cluster '{}': running the shared configuration of etcd revision {}", cluster.prefix(),
                         apply.revision());
@@ -265,6 +276,41 @@ public final class ClusterMember implements AutoCloseable {
             } catch (EtcdUnreachableException e) {
                 reachable = false;
             }
+        }
+    }
+
+    /**
+     * Writes what a switchover or failover moved into the shared configuration ({@link MovesToShare}),
+     * with a compare-and-swap on the revision {@code stored} was read at: one that lost to another
+     * change is tried again at the next tick, from what etcd holds then. Only on {@link #thread}, after
+     * {@code stored} was run, so that what differs is this instance's own.
+     */
+    private void shareMoves(Optional<StoredConfig> stored) throws EtcdUnreachableException {
+        if (stored.isEmpty() || settled.newest() != stored.get().modRevision()
+                || settled.lastGood() != stored.get().modRevision()) {
+            return;
+        }
+        SharedConfig shared;
+        try {
+            shared = ConfigLoader.shared(control.config(), stored.get().yaml());
+        } catch (ConfigException e) {
+            return;
+        }
+        MovesToShare.Step step = MovesToShare.next(shared, leading(),
+                control.topology().primary().map(dev.sluice.routing.topology.Node::name), control.leftBehind(),
+                drainedHere);
+        if (step.write().isEmpty()) {
+            drainedHere = step.drainedHere();
+            return;
+        }
+        ChangeOutcome outcome = store.swap(ConfigWriter.sharedYaml(step.write().get()), stored.get().modRevision());
+        if (outcome instanceof ChangeOutcome.Committed c) {
+            drainedHere = step.drainedHere();
+            LOG.info("cluster '{}': wrote where the primary is ({}) and the drains ({}) at etcd revision {}",
+                    cluster.prefix(), step.write().get().config().primary().map(NodeConfig::name).orElse("none"),
+                    step.write().get().draining(), c.revision());
+        } else if (outcome instanceof ChangeOutcome.Unreachable u) {
+            throw new EtcdUnreachableException(u.why());
         }
     }
 

@@ -4,6 +4,7 @@ import dev.sluice.server.config.ConfigDelta;
 import dev.sluice.server.config.ConfigException;
 import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.ConfigWriter;
+import dev.sluice.server.config.NodeConfig;
 import dev.sluice.server.config.SharedConfig;
 import dev.sluice.server.config.SluiceConfig;
 import java.util.List;
@@ -27,8 +28,14 @@ public final class SharedConfigDecision {
     public record Seed(String yaml) implements Decision {
     }
 
-    /** Run {@code config} and drain {@code draining}, which etcd holds at {@code revision}. */
-    public record Apply(SluiceConfig config, List<String> draining, long revision) implements Decision {
+    /**
+     * Run {@code config} and drain {@code draining}, which etcd holds at {@code revision}; first make
+     * {@code follow} the primary, when the shared configuration moved the primary there.
+     *
+     * @param sharedPrimary the primary etcd names, to tell at the next revision whether it moved
+     */
+    public record Apply(SluiceConfig config, List<String> draining, long revision, Optional<String> sharedPrimary,
+            Optional<String> follow) implements Decision {
     }
 
     /** What etcd holds at {@code revision} is invalid: keep running the last good configuration. */
@@ -45,11 +52,21 @@ public final class SharedConfigDecision {
      * @param settledRevision the newest revision already run or refused
      */
     public static Decision decide(SluiceConfig running, Optional<StoredConfig> stored, long settledRevision) {
-        return decide(new SharedConfig(running, List.of()), stored, settledRevision);
+        return decide(new SharedConfig(running, List.of()), stored, settledRevision, Optional.empty());
     }
 
-    /** As above, for an instance that runs {@code running} with its nodes being drained. */
-    public static Decision decide(SharedConfig running, Optional<StoredConfig> stored, long settledRevision) {
+    /**
+     * As above, for an instance that runs {@code running} with its nodes being drained.
+     *
+     * <p>The roles: the leader writes where the primary is after a switchover or failover, and an
+     * instance follows the primary etcd names when it differs from {@code lastSharedPrimary}, the one
+     * etcd named before (none at start: an instance starts with etcd's roles). When etcd names the
+     * same primary as before, the instance keeps its running roles: its own monitor may have followed
+     * a move the leader has not written yet, and an unrelated change (a weight, a drain) must not move
+     * the primary back.
+     */
+    public static Decision decide(SharedConfig running, Optional<StoredConfig> stored, long settledRevision,
+            Optional<String> lastSharedPrimary) {
         if (stored.isEmpty()) {
             return new Seed(ConfigWriter.sharedYaml(running));
         }
@@ -59,8 +76,15 @@ public final class SharedConfigDecision {
         }
         try {
             SharedConfig shared = ConfigLoader.shared(running.config(), s.yaml());
-            ConfigDelta.between(running.config(), shared.config());
-            return new Apply(shared.config(), shared.draining(), s.modRevision());
+            Optional<String> sharedPrimary = shared.config().primary().map(NodeConfig::name);
+            Optional<String> runningPrimary = running.config().primary().map(NodeConfig::name);
+            boolean moved = sharedPrimary.isPresent() && !sharedPrimary.equals(lastSharedPrimary);
+            SluiceConfig target = moved || runningPrimary.isEmpty() ? shared.config()
+                    : shared.config().withPrimary(runningPrimary.get());
+            Optional<String> primary = target.primary().map(NodeConfig::name);
+            ConfigDelta.between(primary.map(running.config()::withPrimary).orElse(running.config()), target);
+            Optional<String> follow = moved && !sharedPrimary.equals(runningPrimary) ? sharedPrimary : Optional.empty();
+            return new Apply(target, shared.draining(), s.modRevision(), sharedPrimary, follow);
         } catch (ConfigException e) {
             return new Refuse(s.modRevision(), e.getMessage());
         }

@@ -21,8 +21,9 @@ import java.util.function.Function;
  * API would refuse ({@code listen} of a running endpoint, a new primary, removing the primary,
  * Sluice's own {@code zone}) refuses the whole file; sections read only at start ({@code monitor},
  * {@code admin}, {@code users}, {@code limits}, {@code tls}, {@code replication}, {@code cluster},
- * {@code shutdown-timeout}, {@code log-format}) and a changed node are named as waiting for a
- * restart, and left as they run: the target keeps their running values.
+ * {@code shutdown-timeout}, {@code log-format}) and a changed node — its role too: a switchover
+ * moves the primary, not a file — are named as waiting for a restart, and left as they run: the
+ * target keeps their running values.
  *
  * <p>The target keeps the running order of nodes and endpoints and adds the new ones after them in
  * the file's order, as adding them one by one through the admin API would.
@@ -63,13 +64,8 @@ public record ConfigChanges(SluiceConfig target, ConfigDelta delta, List<String>
                 }
                 nodes.add(n);
             } else if (!before.get().equals(n)) {
-                if (before.get().role() != n.role()) {
-                    refusals.add("node '" + n.name() + "': its role cannot change in the file while Sluice runs; "
-                            + "a switchover moves the primary");
-                } else {
-                    restartOnly.add("node '" + n.name() + "' (" + String.join(", ", nodeDifferences(before.get(), n))
-                            + ")");
-                }
+                restartOnly.add("node '" + n.name() + "' (" + String.join(", ", nodeDifferences(before.get(), n))
+                        + ")");
             }
         }
         for (NodeConfig n : running.nodes()) {
@@ -163,6 +159,12 @@ public record ConfigChanges(SluiceConfig target, ConfigDelta delta, List<String>
         }
         if (a.tls() != b.tls() || !a.tlsCa().equals(b.tlsCa())) {
             out.add("tls");
+        }
+        if (a.role() != b.role()) {
+            // The running role is where the primary is now (a switchover, a failover or a change Sluice
+            // followed moved it); at a start the file's roles are read and the monitor follows the primary.
+            out.add("role: " + b.role().name().toLowerCase(java.util.Locale.ROOT) + " in the file, "
+                    + a.role().name().toLowerCase(java.util.Locale.ROOT) + " running");
         }
         return out;
     }

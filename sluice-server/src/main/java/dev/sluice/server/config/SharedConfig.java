@@ -29,4 +29,9 @@ public record SharedConfig(SluiceConfig config, List<String> draining) {
         more.add(node);
         return new SharedConfig(config, more);
     }
+
+    /** The same with {@code node} no longer draining. */
+    public SharedConfig undraining(String node) {
+        return new SharedConfig(config, draining.stream().filter(n -> !n.equals(node)).toList());
+    }
 }

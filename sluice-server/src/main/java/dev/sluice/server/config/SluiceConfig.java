@@ -68,4 +68,18 @@ public record SluiceConfig(MonitorConfig monitor, List<NodeConfig> nodes, List<E
     public Optional<NodeConfig> primary() {
         return nodes.stream().filter(n -> n.role() == NodeConfig.Role.PRIMARY).findFirst();
     }
+
+    /**
+     * The same configuration with {@code node} as the primary and every other node a replica: the
+     * roles after a switchover or failover. Unchanged when no node has that name.
+     */
+    public SluiceConfig withPrimary(String node) {
+        if (node(node).isEmpty() || primary().map(NodeConfig::name).filter(node::equals).isPresent()) {
+            return this;
+        }
+        List<NodeConfig> moved = nodes.stream().map(n -> new NodeConfig(n.name(), n.address(),
+                n.name().equals(node) ? NodeConfig.Role.PRIMARY : NodeConfig.Role.REPLICA, n.zone(), n.capacity(),
+                n.tls(), n.tlsCa())).toList();
+        return with(moved, endpoints);
+    }
 }

@@ -12,9 +12,10 @@ import java.util.Optional;
  * reachable and writable, that replica becomes the primary and the old primary a replica. With
  * zero or several writable replicas nothing changes — guessing would risk split writes. A draining
  * node is never followed: an operator is taking it out, or it is a failover's old primary, back
- * with its own configuration's read_only = 0 and writes no replica has. Pure.
+ * with its own configuration's read_only = 0 and writes no replica has. Pure. In cluster mode an
+ * instance also follows a move the leader wrote into the shared configuration ({@link #promote}).
  */
-final class RoleFollower {
+public final class RoleFollower {
     private RoleFollower() {
     }
 
@@ -31,7 +32,7 @@ final class RoleFollower {
     }
 
     /** Swaps the roles of the old primary (if any) and {@code promoted}. */
-    static Topology promote(Topology t, Node promoted) {
+    public static Topology promote(Topology t, Node promoted) {
         Topology out = t;
         Optional<Node> old = t.primary();
         if (old.isPresent()) {

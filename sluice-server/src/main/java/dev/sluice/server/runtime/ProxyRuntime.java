@@ -6,6 +6,7 @@ import dev.sluice.server.auth.Authenticator;
 import dev.sluice.server.auth.ClientSecurity;
 import dev.sluice.server.backend.BackendConnector;
 import dev.sluice.server.config.ConfigValues;
+import dev.sluice.server.config.NodeConfig;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.consistency.PrimaryPositionSource;
 import dev.sluice.server.digest.DigestStore;
@@ -52,6 +53,7 @@ public final class ProxyRuntime implements NodeDirectory {
         this.topology = topology;
         this.lastTopology = new java.util.concurrent.atomic.AtomicReference<>(topology.current());
         topology.addListener(t -> {
+            rolesFollow(t);
             for (EndpointRuntime e : endpoints.values()) {
                 e.onTopology(t);
             }
@@ -87,8 +89,23 @@ public final class ProxyRuntime implements NodeDirectory {
         return config;
     }
 
-    public void config(SluiceConfig newConfig) {
-        this.config = newConfig;
+    /**
+     * Runs {@code newConfig}, its roles taken from the topology: a switchover, a failover or a role
+     * change Sluice followed moves the primary in the topology first, and the configuration written
+     * back (persist), shared (cluster mode) or compared with a file read again names the primary
+     * that runs, not the one Sluice started with.
+     */
+    public synchronized void config(SluiceConfig newConfig) {
+        Optional<Node> primary = topology.current().primary();
+        this.config = primary.isPresent() ? newConfig.withPrimary(primary.get().name()) : newConfig;
+    }
+
+    /** The configuration's roles follow the topology's primary. */
+    private synchronized void rolesFollow(Topology t) {
+        Optional<Node> primary = t.primary();
+        if (primary.isPresent() && !config.primary().map(NodeConfig::name).equals(Optional.of(primary.get().name()))) {
+            config(config);
+        }
     }
 
     public BackendConnector connector() {

@@ -148,6 +148,19 @@ public final class Failovers {
         return w == null ? s : s.withFormerPrimary(w.from(), w.state(), w.unshipped(), w.message());
     }
 
+    /**
+     * The old primary of the last failover done here: {@code held} out of traffic until it rejoins
+     * (down, diverged, not replicating), or rejoined.
+     */
+    public record LeftBehind(String node, boolean held) {
+    }
+
+    /** The last failover's old primary and whether it is still held out; empty before any failover here. */
+    public Optional<LeftBehind> leftBehind() {
+        Watch w = watch;
+        return w == null ? Optional.empty() : Optional.of(new LeftBehind(w.from(), !"rejoined".equals(w.state())));
+    }
+
     /** The last failover's old primary, when it is diverged (DescribeDBProxy shows the node so). */
     public Optional<String> diverged() {
         Watch w = watch;

@@ -83,7 +83,8 @@ class SharedConfigDecisionTest {
 
     @Test
     void drainsAreSharedAndDropWithTheirNode() {
-        var seed = SharedConfigDecision.decide(new SharedConfig(RUNNING, List.of("ro1")), Optional.empty(), 0);
+        var seed = SharedConfigDecision.decide(new SharedConfig(RUNNING, List.of("ro1")), Optional.empty(), 0,
+                Optional.empty());
         String yaml = ((SharedConfigDecision.Seed) seed).yaml();
         assertThat(yaml).contains("draining");
         var apply = SharedConfigDecision.decide(RUNNING, Optional.of(new StoredConfig(yaml, 3)), 0);
@@ -99,5 +100,50 @@ class SharedConfigDecisionTest {
         String bad = NODES + "endpoints: [{name: rw, listen: 127.0.0.1:6033}]\ndraining: [ro7]\n";
         var d = SharedConfigDecision.decide(RUNNING, Optional.of(new StoredConfig(bad, 9)), 7);
         assertThat(((SharedConfigDecision.Refuse) d).reason()).contains("draining: unknown node 'ro7'");
+    }
+    /** The shared configuration after the leader wrote a switchover to ro1. */
+    private static final String MOVED_TO_RO1 = """
+            nodes:
+              - {name: primary, address: 127.0.0.1:3311, role: replica}
+              - {name: ro1, address: 127.0.0.1:3312, role: primary}
+            endpoints: [{name: rw, listen: 127.0.0.1:6033}]
+            """;
+
+    @Test
+    void aPrimaryMovedInEtcdIsFollowed() {
+        var d = SharedConfigDecision.decide(new SharedConfig(RUNNING, List.of()),
+                Optional.of(new StoredConfig(MOVED_TO_RO1, 9)), 7, Optional.of("primary"));
+        var apply = (SharedConfigDecision.Apply) d;
+        assertThat(apply.follow()).contains("ro1");
+        assertThat(apply.sharedPrimary()).contains("ro1");
+        assertThat(apply.config().primary().orElseThrow().name()).isEqualTo("ro1");
+    }
+
+    @Test
+    void aPrimaryThisInstanceAlreadyFollowsNeedsNoMove() {
+        var d = SharedConfigDecision.decide(new SharedConfig(RUNNING.withPrimary("ro1"), List.of()),
+                Optional.of(new StoredConfig(MOVED_TO_RO1, 9)), 7, Optional.of("primary"));
+        var apply = (SharedConfigDecision.Apply) d;
+        assertThat(apply.follow()).isEmpty();
+        assertThat(apply.config().primary().orElseThrow().name()).isEqualTo("ro1");
+    }
+
+    @Test
+    void aChangeThatLeavesEtcdsPrimaryWhereItWasKeepsTheRunningRoles() {
+        // This instance's monitor followed a move to ro1 that the leader has not written yet; a weight
+        // change written meanwhile still names the old primary, and must not move it back.
+        var d = SharedConfigDecision.decide(new SharedConfig(RUNNING.withPrimary("ro1"), List.of()),
+                Optional.of(new StoredConfig(CHANGED, 9)), 7, Optional.of("primary"));
+        var apply = (SharedConfigDecision.Apply) d;
+        assertThat(apply.follow()).isEmpty();
+        assertThat(apply.sharedPrimary()).contains("primary");
+        assertThat(apply.config().primary().orElseThrow().name()).isEqualTo("ro1");
+        assertThat(apply.config().endpoints().get(0).policy().consistency().name()).isEqualTo("GLOBAL");
+    }
+
+    @Test
+    void anInstanceStartsWithTheRolesEtcdHolds() {
+        var d = SharedConfigDecision.decide(RUNNING, Optional.of(new StoredConfig(MOVED_TO_RO1, 9)), 0);
+        assertThat(((SharedConfigDecision.Apply) d).config().primary().orElseThrow().name()).isEqualTo("ro1");
     }
 }
