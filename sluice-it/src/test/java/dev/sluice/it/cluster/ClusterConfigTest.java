@@ -131,6 +131,18 @@ class ClusterConfigTest {
         JsonNode self = a.get("/v1/proxy").json().get("instances").get(0);
         assertThat(self.get("admin").asText()).isEqualTo("127.0.0.1:" + instances.get(0).adminAddress().getPort());
         assertThat(self.get("listen").get(0).asText()).isEqualTo("rw=127.0.0.1:" + instances.get(0).port("rw"));
+        // Each is judged by what it reports: the same configuration and the same primary as the reader's.
+        String primary = sandbox.primary().name();
+        await().atMost(SETTLE).pollInterval(POLL).untilAsserted(() -> {
+            for (AdminClient admin : List.of(a, b, c)) {
+                for (JsonNode i : admin.get("/v1/proxy").json().get("instances")) {
+                    assertThat(i.path("health").asText()).as(i.toString()).isEqualTo("ok");
+                    assertThat(i.path("primary").asText()).isEqualTo(primary);
+                    assertThat(i.path("revision").asLong()).isPositive();
+                    assertThat(i.has("sessions")).isTrue();
+                }
+            }
+        });
     }
 
     @Test

@@ -146,6 +146,11 @@ public final class LiveProxyControl implements ProxyControl {
         return failovers.leftBehind();
     }
 
+    /** Client sessions open now, over every endpoint. */
+    public int openSessions() {
+        return runtime.endpoints().stream().mapToInt(e -> e.sessions().size()).sum();
+    }
+
     /** The nodes being drained now. */
     public java.util.List<String> draining() {
         return runtime.topology().nodes().stream().filter(dev.sluice.routing.topology.Node::draining)

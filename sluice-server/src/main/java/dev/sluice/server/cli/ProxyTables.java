@@ -30,9 +30,9 @@ final class ProxyTables {
         if (!d.instances().isEmpty()) {
             out.println();
             out.println("INSTANCES");
-            TextTable t = new TextTable().left("NAME").left("ROLE").left("ADMIN").left("LISTEN");
+            TextTable t = new TextTable().left("NAME").left("ROLE").left("ADMIN").left("LISTEN").left("HEALTH");
             d.instances().forEach(i -> t.row(i.name(), i.name().equals(d.leader()) ? "leader" : "-", i.admin(),
-                    String.join(" ", i.listen())));
+                    String.join(" ", i.listen()), i.health() == null ? "-" : i.health()));
             t.print(out);
         }
         if (!d.switchover().state().equals("none")) {

@@ -69,6 +69,9 @@ public final class ClusterMember implements AutoCloseable {
     private Optional<String> sharedPrimary = Optional.empty();
     /** The old primary this instance's failover added to the shared drains ({@link MovesToShare}). Only on {@link #thread}. */
     private Optional<String> drainedHere = Optional.empty();
+    /** Reports written since start. Only on {@link #thread}. */
+    private long reports;
+    private final InstanceHealth health = new InstanceHealth();
 
     /**
      * @param configDirectory the configuration file's directory, where relative {@code cluster.tls}
@@ -325,19 +328,28 @@ public final class ClusterMember implements AutoCloseable {
         long sentAt = System.nanoTime();
         if (lease != 0 && store.renew(lease)) {
             renewalSentAt = sentAt;
+            report();
             return;
         }
         // Forgotten first: if the grant fails, the next tick must not renew (or campaign with) the expired lease.
         lease = 0;
         lease = store.grantLease(LEASE_TTL);
         renewalSentAt = sentAt;
+        report();
+        LOG.info("cluster '{}': registered as '{}' (lease of {} s)", cluster.prefix(), cluster.name(),
+                LEASE_TTL.toSeconds());
+    }
+
+    /** Writes this instance's registration, under its lease, with what it runs now. */
+    private void report() throws EtcdUnreachableException {
+        InstanceDescription now = self.get().reporting(settled.lastGood(),
+                control.topology().primary().map(dev.sluice.routing.topology.Node::name).orElse(null),
+                control.openSessions(), ++reports);
         try {
-            store.register(AdminJson.MAPPER.writeValueAsString(self.get()), lease);
+            store.register(AdminJson.MAPPER.writeValueAsString(now), lease);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("an instance description always serializes", e);
         }
-        LOG.info("cluster '{}': registered as '{}' (lease of {} s)", cluster.prefix(), cluster.name(),
-                LEASE_TTL.toSeconds());
     }
 
     private List<InstanceDescription> readInstances() throws EtcdUnreachableException {
@@ -350,7 +362,8 @@ public final class ClusterMember implements AutoCloseable {
             }
         }
         out.sort(Comparator.comparing(InstanceDescription::name));
-        return List.copyOf(out);
+        return health.judge(out, System.nanoTime(), settled.lastGood(),
+                control.topology().primary().map(dev.sluice.routing.topology.Node::name));
     }
 
     @Override
