@@ -167,6 +167,18 @@ class TransactionPoolLocksTest {
     }
 
     @Test
+    void aGlobalReadLockLocksTheClientToItsConnection() throws Exception {
+        // Given back, the connection holding the lock would reach another client, and UNLOCK TABLES another connection.
+        staysOnItsConnection("", c -> execute(c, "FLUSH TABLES WITH READ LOCK"), c -> execute(c, "UNLOCK TABLES"));
+    }
+
+    @Test
+    void tablesFlushedForExportLockTheClientToItsConnection() throws Exception {
+        staysOnItsConnection("", c -> execute(c, "FLUSH TABLES test.pool_lock_t FOR EXPORT"),
+                c -> execute(c, "UNLOCK TABLES"));
+    }
+
+    @Test
     void getLockLocksTheClientToItsConnection() throws Exception {
         staysOnItsConnection("", c -> assertThat(number(c, "SELECT GET_LOCK('sluice_pool_lock', 0)")).isEqualTo(1),
                 c -> {

@@ -125,13 +125,41 @@ final class LeadingKeywords {
                     s.set(StatementProperty.PREVIOUS_TARGET);
                 }
             }
-            case FLUSH, RESET, PURGE, OPTIMIZE, REPAIR, CHECK, CHECKSUM, INSTALL, UNINSTALL, CACHE, SHUTDOWN,
+            case FLUSH -> flush();
+            case RESET, PURGE, OPTIMIZE, REPAIR, CHECK, CHECKSUM, INSTALL, UNINSTALL, CACHE, SHUTDOWN,
                  RESTART, CLONE, BINLOG, CHANGE, STOP, BACKUP, SIGNAL, RESIGNAL ->
                     s.kind = StatementKind.ADMINISTRATION;
             case IF, CASE, LOOP, WHILE, REPEAT, DECLARE -> compound();
             default -> s.kind = StatementKind.UNKNOWN;
         }
         s.scanBody();
+    }
+
+    /**
+     * FLUSH TABLES … WITH READ LOCK and FLUSH TABLES … FOR EXPORT take locks that stay with the
+     * connection until UNLOCK TABLES, as LOCK TABLES does: the session's later statements must meet
+     * them on the primary, and a pooled connection holding them must not pass to another client.
+     * Every other FLUSH is administration.
+     */
+    private void flush() {
+        s.kind = StatementKind.ADMINISTRATION;
+        s.next();
+        while (lx.type == TokenType.WORD && (lx.keyword == Keyword.NO_WRITE_TO_BINLOG || lx.keyword == Keyword.LOCAL)) {
+            s.next();
+        }
+        if (lx.type != TokenType.WORD || !isTables(lx.keyword)) {
+            return;
+        }
+        while (lx.type != TokenType.END && !lx.isPunct(';')) {
+            Keyword next = lx.type == TokenType.WORD ? lx.peekKeyword() : Keyword.NONE;
+            if ((lx.keyword == Keyword.WITH && next == Keyword.READ)
+                    || (lx.keyword == Keyword.FOR && next == Keyword.EXPORT)) {
+                s.kind = StatementKind.LOCK_TABLES;
+                s.cause(LockCause.LOCK_TABLES);
+                return;
+            }
+            s.next();
+        }
     }
 
     private static boolean isTables(Keyword k) {
