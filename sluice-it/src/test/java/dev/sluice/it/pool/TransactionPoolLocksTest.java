@@ -179,6 +179,11 @@ class TransactionPoolLocksTest {
     }
 
     @Test
+    void aBackupStageLocksTheClientToItsConnection() throws Exception {
+        staysOnItsConnection("", c -> execute(c, "BACKUP STAGE START"), c -> execute(c, "BACKUP STAGE END"));
+    }
+
+    @Test
     void getLockLocksTheClientToItsConnection() throws Exception {
         staysOnItsConnection("", c -> assertThat(number(c, "SELECT GET_LOCK('sluice_pool_lock', 0)")).isEqualTo(1),
                 c -> {

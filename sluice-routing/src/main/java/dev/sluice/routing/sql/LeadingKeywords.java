@@ -126,8 +126,17 @@ final class LeadingKeywords {
                 }
             }
             case FLUSH -> flush();
+            case BACKUP -> {
+                // MariaDB's backup locks (BACKUP STAGE …, BACKUP LOCK t) stay with the connection until
+                // BACKUP STAGE END / BACKUP UNLOCK, which UNLOCK TABLES does not release.
+                s.kind = StatementKind.ADMINISTRATION;
+                Keyword what = lx.peekKeyword();
+                if (what == Keyword.STAGE || what == Keyword.LOCK) {
+                    s.cause(LockCause.LOCK_TABLES);
+                }
+            }
             case RESET, PURGE, OPTIMIZE, REPAIR, CHECK, CHECKSUM, INSTALL, UNINSTALL, CACHE, SHUTDOWN,
-                 RESTART, CLONE, BINLOG, CHANGE, STOP, BACKUP, SIGNAL, RESIGNAL ->
+                 RESTART, CLONE, BINLOG, CHANGE, STOP, SIGNAL, RESIGNAL ->
                     s.kind = StatementKind.ADMINISTRATION;
             case IF, CASE, LOOP, WHILE, REPEAT, DECLARE -> compound();
             default -> s.kind = StatementKind.UNKNOWN;
