@@ -99,6 +99,14 @@ public final class Router {
             return RouteDecision.primary(RouteReason.TRANSACTION_CONTROL);
         }
         if (kind == StatementKind.SET_USER_VARIABLE) {
+            // SET @t = (SELECT trace FROM information_schema.optimizer_trace) keeps the trace of the
+            // statement before it, which ran where that one ran; its values then reach every backend.
+            if (s.has(StatementProperty.PREVIOUS_TARGET) && !s.has(StatementProperty.STORED_FUNCTION)
+                    && !s.has(StatementProperty.LAST_INSERT_ID) && !s.has(StatementProperty.LOCKING_FUNCTION)
+                    && !s.has(StatementProperty.SEQUENCE) && !s.has(StatementProperty.LOCKING_READ)
+                    && !session.inTransaction()) {
+                return previousTarget(session, view);
+            }
             return RouteDecision.primary(RouteReason.USER_VARIABLES);
         }
         if (!kind.isRead() || s.has(StatementProperty.LOCKING_READ) || s.has(StatementProperty.SELECT_INTO)

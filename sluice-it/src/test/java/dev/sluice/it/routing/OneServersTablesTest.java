@@ -64,6 +64,27 @@ class OneServersTablesTest {
     }
 
     @Test
+    void aTraceKeptInAUserVariableIsTheTracedStatementsAndEveryNodeHasIt() throws Exception {
+        try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("rw", ""));
+                Statement s = c.createStatement()) {
+            s.execute("SET optimizer_trace = 'enabled=on'");
+            for (int i = 0; i < READS; i++) {
+                String query = "SELECT @@server_id, " + i + " AS traced_" + i + " FROM DUAL WHERE " + i + " >= 0";
+                String where = names.where(s, query);
+                s.execute("SET @trace = (SELECT QUERY FROM information_schema.OPTIMIZER_TRACE)");
+                // Read on the primary and on a replica: the value reached every backend of the session.
+                for (String read : List.of("/*FORCE_MASTER*/ SELECT @trace", "SELECT @trace")) {
+                    try (ResultSet rs = s.executeQuery(read)) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getString(1)).as("%s after the statement ran on %s", read, where)
+                                .isEqualTo(query);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void theProcessListAndStatusCountersAreThePrimarys() throws Exception {
         try (Connection c = DriverManager.getConnection(sluice.mariadbUrl("rw", ""));
                 Statement s = c.createStatement()) {

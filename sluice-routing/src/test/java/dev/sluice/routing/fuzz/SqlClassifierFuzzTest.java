@@ -94,10 +94,17 @@ class SqlClassifierFuzzTest {
 
     /**
      * What the classifier says writes: a non-read kind, a locking read, SELECT … INTO, a sequence.
-     * GET DIAGNOSTICS is no read kind, yet it must go where the statement it reports on ran.
+     * GET DIAGNOSTICS is no read kind, yet it must go where the statement it reports on ran; nor
+     * does a SET of user variables from the previous statement's trace or counts write anything
+     * unless it calls stored code.
      */
     private static boolean writes(Statement s) {
         if (s.kind() == StatementKind.DIAGNOSTICS) {
+            return false;
+        }
+        if (s.kind() == StatementKind.SET_USER_VARIABLE && s.has(StatementProperty.PREVIOUS_TARGET)
+                && !s.has(StatementProperty.STORED_FUNCTION) && !s.has(StatementProperty.LOCKING_READ)
+                && !s.has(StatementProperty.SEQUENCE)) {
             return false;
         }
         return !s.kind().isRead() || s.has(StatementProperty.LOCKING_READ) || s.has(StatementProperty.SELECT_INTO)

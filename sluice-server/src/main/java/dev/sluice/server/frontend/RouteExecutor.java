@@ -182,20 +182,27 @@ final class RouteExecutor {
             command.sendBeforeInTransaction(node, InternalQuery.queryPacket(alloc.buffer(),
                     "SET @@session.last_insert_id = " + previous.lastInsertId()));
         }
-        CommandListener then = c.own();
-        if (!statement.userVariablesAssigned().isEmpty()) {
-            if (!c.binary()) {
-                then = new UserVariablePropagation(command, background, routing, backends,
-                        statement.userVariablesAssigned(), c.own());
-            } else {
-                // Through the binary protocol its values are not read back: they stay on the primary.
-                routing.userVariablesDiverged();
-            }
-        }
         if (c.decision().reason() == RouteReason.FALLBACK_NO_REPLICA) {
             rerouting.keep(c, node.id());
         }
-        send(c.listenedBy(then), node);
+        send(givingUserVariablesToOthers(c), node);
+    }
+
+    /**
+     * A {@code SET @v = …} whose values the other backends get once it answered
+     * ({@link UserVariablePropagation}), from whichever node ran it.
+     */
+    private RoutedCommand givingUserVariablesToOthers(RoutedCommand c) {
+        List<String> assigned = c.statement().userVariablesAssigned();
+        if (assigned.isEmpty()) {
+            return c;
+        }
+        if (c.binary()) {
+            // Through the binary protocol its values are not read back: they stay where it ran.
+            routing.userVariablesDiverged();
+            return c;
+        }
+        return c.listenedBy(new UserVariablePropagation(command, background, routing, backends, assigned, c.own()));
     }
 
     private void toReplica(RoutedCommand c, RouteDecision.ToReplica decision) {
@@ -215,8 +222,9 @@ final class RouteExecutor {
     void sendToReplica(RoutedCommand c, NodeRef node) {
         routing.onStatementSent(c.statement(), c.decision());
         routed(node.name(), "replica", c.decision());
-        rerouting.keep(c, node.id());
-        send(c, node);
+        RoutedCommand giving = givingUserVariablesToOthers(c);
+        rerouting.keep(giving, node.id());
+        send(giving, node);
     }
 
     /** Sends the command to {@code node}, adapted to it first if it is a prepared one. */
