@@ -101,7 +101,8 @@ public final class Router {
         if (kind == StatementKind.SET_USER_VARIABLE) {
             // SET @t = (SELECT trace FROM information_schema.optimizer_trace) keeps the trace of the
             // statement before it, which ran where that one ran; its values then reach every backend.
-            if (s.has(StatementProperty.PREVIOUS_TARGET) && !s.has(StatementProperty.STORED_FUNCTION)
+            // A prepared one's values are not read back, so it stays on the primary with them.
+            if (!prepared && s.has(StatementProperty.PREVIOUS_TARGET) && !s.has(StatementProperty.STORED_FUNCTION)
                     && !s.has(StatementProperty.LAST_INSERT_ID) && !s.has(StatementProperty.LOCKING_FUNCTION)
                     && !s.has(StatementProperty.SEQUENCE) && !s.has(StatementProperty.LOCKING_READ)
                     && !session.inTransaction()) {

@@ -81,6 +81,8 @@ class SqlClassifierFuzzTest {
     private static void readWrite(Statement s, RoutingSession session, EndpointView view) {
         RouteDecision query = Router.route(s, session, view, ActiveRequests.NONE);
         RouteDecision execute = Router.routeExecute(s, session, view, ActiveRequests.NONE);
+        require(!(writes(s) || s.kind() == StatementKind.SET_USER_VARIABLE)
+                || !(execute instanceof RouteDecision.ToReplica), "a prepared " + s + " goes to a replica: " + execute);
         for (RouteDecision d : List.of(query, execute)) {
             if (writes(s)) {
                 require(!(d instanceof RouteDecision.ToReplica), s + " writes, yet it goes to a replica: " + d);
