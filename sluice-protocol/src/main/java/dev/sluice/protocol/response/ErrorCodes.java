@@ -4,6 +4,13 @@ package dev.sluice.protocol.response;
  * Server error numbers the proxy sends itself, with the SQLSTATE servers pair them with. Every
  * module takes them from here: each number is written once.
  *
+ * <p>Only server numbers: 2000-2999 belong to the client libraries, which report them for what they
+ * see themselves (2013, the connection lost mid-query). A server never sends one, and MariaDB
+ * Connector/C (libmariadb, which sysbench, the mariadb client and many drivers use) reads an ERR
+ * packet carrying one of its own numbers as a malformed packet: the client gets 2027 "Received
+ * malformed packet", never the message. A lost backend is told with {@link #ER_UNKNOWN_ERROR} and
+ * a message that says what became of the statement.
+ *
  * @see <a href="https://mariadb.com/kb/en/mariadb-error-codes/">MariaDB: error codes</a>
  */
 public final class ErrorCodes {
@@ -49,8 +56,6 @@ public final class ErrorCodes {
     public static final int ER_MAX_PREPARED_STMT_COUNT_REACHED = 1461;
     /** HY000: a binary-protocol command too short for its fixed part. */
     public static final int ER_MALFORMED_PACKET = 1835;
-    /** The client library's "Lost connection to server during query", sent by Sluice for a lost backend. */
-    public static final int CR_SERVER_LOST = 2013;
 
     public static final String SQLSTATE_GENERAL = "HY000";
     public static final String SQLSTATE_COMMUNICATION = "08S01";

@@ -76,7 +76,7 @@ final class BackendFailures {
         }
         command.done();
         listener.onFailure(backend, cause);
-        command.failed(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_GENERAL, primary
+        command.failed(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_GENERAL, primary
                 ? "Lost connection to the primary '" + backend.nodeName() + "' during query; the statement may or "
                         + "may not have run, and Sluice does not send it again (if the primary is gone, a failover "
                         + "moves writes to a replica): check whether it took effect before you retry it"

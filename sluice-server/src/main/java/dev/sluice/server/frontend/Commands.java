@@ -64,7 +64,7 @@ final class Commands {
         if (lostTransaction.pending() && command != COM_QUIT) {
             if (replay == null) {
                 frame.release();
-                this.command.failAndClose(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_COMMUNICATION,
+                this.command.failAndClose(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
                         lostTransaction.message());
             } else {
                 replayThen(command, frame.take());
@@ -124,7 +124,7 @@ final class Commands {
             this.command.resume();
         }, why -> {
             packet.release();
-            this.command.failAndClose(ErrorCodes.CR_SERVER_LOST, ErrorCodes.SQLSTATE_COMMUNICATION,
+            this.command.failAndClose(ErrorCodes.ER_UNKNOWN_ERROR, ErrorCodes.SQLSTATE_COMMUNICATION,
                     LostTransaction.message(node, why));
         }, packet::release);
     }

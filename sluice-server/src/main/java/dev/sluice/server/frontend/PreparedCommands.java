@@ -185,7 +185,7 @@ final class PreparedCommands {
             int node = longData.nodeId();
             if (!longData.is(backends.ready(node))) {
                 f.release();
-                answers.error(ErrorCodes.CR_SERVER_LOST, "HY000", "The long data sent for statement (" + ps.clientId()
+                answers.error(ErrorCodes.ER_UNKNOWN_ERROR, "HY000", "The long data sent for statement (" + ps.clientId()
                         + ") was lost with Sluice's connection to its backend; send it again, then execute");
                 return;
             }

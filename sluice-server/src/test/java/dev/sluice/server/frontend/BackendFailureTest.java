@@ -138,7 +138,7 @@ class BackendFailureTest {
         primary.takeClientCommand();
         primary.die();
         h.runTasks();
-        assertThat(h.error()).startsWith("2013 Lost connection to the primary 'primary'")
+        assertThat(h.error()).startsWith("1105 Lost connection to the primary 'primary'")
                 .contains("may or may not have run").contains("does not send it again").contains("failover");
         assertThat(h.nodes.of("primary")).as("a write is never re-sent on its own").hasSize(1);
         h.query("UPDATE t SET a = 2");

@@ -176,15 +176,28 @@ final class ClientEnd {
         return p;
     }
 
-    /** The client's next answer is an ERR; returns its error code and message. */
+    /**
+     * The client's next answer is an ERR; returns its error code and message as MariaDB Connector/C
+     * reports them. That library takes an ERR carrying one of its own client error numbers
+     * (2001-2061, 2013 "Lost connection" among them) for a malformed packet and reports 2027
+     * instead, without the message: sysbench and the mariadb client see only that.
+     */
     String error() {
         byte[] p = packet();
         if ((p[0] & 0xFF) != 0xFF) {
             throw new AssertionError("expected ERR, got " + HexFormat.of().formatHex(p));
         }
         int code = (p[1] & 0xFF) | (p[2] & 0xFF) << 8;
+        if (code > CONNECTOR_C_FIRST_ERROR && code <= CONNECTOR_C_LAST_ERROR) {
+            return CR_MALFORMED_PACKET + " Received malformed packet";
+        }
         return code + " " + new String(p, 9, p.length - 9, StandardCharsets.UTF_8);
     }
+
+    /** Connector/C 3.3 (libmariadb of MariaDB 10.11) passes 2000 and 2062 on; every number between, not. */
+    private static final int CONNECTOR_C_FIRST_ERROR = 2000;
+    private static final int CONNECTOR_C_LAST_ERROR = 2061;
+    private static final int CR_MALFORMED_PACKET = 2027;
 
     /** The client's next answer is a PREPARE_OK (DEPRECATE_EOF); returns the statement id the client got. */
     long prepared() {

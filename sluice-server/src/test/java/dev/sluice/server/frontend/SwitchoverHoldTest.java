@@ -97,7 +97,7 @@ class SwitchoverHoldTest {
         h.proxy.primaryHold().release();
         h.query("COMMIT");
         h.runTasks();
-        assertThat(h.error()).startsWith("2013 the transaction open on the primary 'primary' was lost")
+        assertThat(h.error()).startsWith("1105 the transaction open on the primary 'primary' was lost")
                 .contains("failover");
         assertThat(h.clientOpen()).as("the rest of the transaction never runs on the new primary").isFalse();
         assertThat(h.nodes.of("ro1")).as("nothing reaches the new primary").isEmpty();
@@ -112,7 +112,7 @@ class SwitchoverHoldTest {
         h.proxy.primaryHold().hold();
         h.session.abandonFailedPrimary(id("primary"));
         h.runTasks();
-        assertThat(h.error()).startsWith("2013 Lost connection to the primary 'primary'")
+        assertThat(h.error()).startsWith("1105 Lost connection to the primary 'primary'")
                 .contains("does not send it again");
         ro1BecomesThePrimary();
         h.proxy.primaryHold().release();

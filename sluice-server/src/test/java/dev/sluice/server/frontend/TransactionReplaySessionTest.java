@@ -78,7 +78,7 @@ class TransactionReplaySessionTest {
         replay.ok(IN_TRANS);
         assertThat(replay.takeClientCommand()).isEqualTo("SELECT a FROM t");
         replay.rows(List.of("a"), List.of(List.of("9")), IN_TRANS);
-        assertThat(h.error()).startsWith("2013 the transaction open on the primary 'primary' was lost")
+        assertThat(h.error()).startsWith("1105 the transaction open on the primary 'primary' was lost")
                 .contains("its replay was tried and differed: the answer to statement 2 of 2 (SELECT a FROM t)");
         assertThat(h.clientOpen()).isFalse();
         assertThat(replay.hasCommand()).as("the client's command never runs").isFalse();

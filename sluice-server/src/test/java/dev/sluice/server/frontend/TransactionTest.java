@@ -99,7 +99,7 @@ class TransactionTest {
         primary.die();
         h.runTasks();
         h.query("UPDATE t SET a = 3");
-        assertThat(h.error()).startsWith("2013 the transaction open on the primary 'primary' was lost")
+        assertThat(h.error()).startsWith("1105 the transaction open on the primary 'primary' was lost")
                 .contains("did not commit").contains("failover").contains("This connection ends");
         assertThat(h.clientOpen()).as("going on would commit half a transaction").isFalse();
         assertThat(h.nodes.of("primary")).as("nothing of the transaction is sent again").hasSize(1);
