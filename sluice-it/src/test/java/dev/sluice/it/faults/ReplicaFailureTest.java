@@ -89,7 +89,7 @@ class ReplicaFailureTest {
         } finally {
             String out = run.finish();
             assertThat(out).as("sysbench through Sluice while a replica was killed")
-                    .doesNotContain("FATAL", "error 2013", "Lost connection");
+                    .doesNotContain("FATAL", "error 2013", "error 2027", "Lost connection");
             assertThat(run.process().exitValue()).as("sysbench exit code:\n" + out).isZero();
             assertThat(Sysbench.reconnects(out)).as("sysbench reconnects:\n" + out).isZero();
             assertThat(Sysbench.queries(out)).isPositive();
