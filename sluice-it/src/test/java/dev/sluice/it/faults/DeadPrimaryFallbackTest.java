@@ -56,7 +56,7 @@ class DeadPrimaryFallbackTest {
     void aReadFallingBackToAPrimaryThatJustDiedIsAnsweredByAReplicaThatLostOnlyItsSource() throws Exception {
         SandboxNode primary = cluster.primary();
         try (NodeDoor door = new NodeDoor(primary.port());
-                SluiceHarness sluice = SluiceHarness.fromYaml(cluster, config(door))) {
+                SluiceHarness sluice = SluiceHarness.fromYaml(cluster, door.readWriteConfig(cluster))) {
             ReadTargets reads = new ReadTargets(sluice, "rw");
             await("every replica readable").atMost(MONITOR_BOUND)
                     .until(() -> reads.readableReplicas().equals(ReadTargets.names(cluster.replicas()
@@ -90,26 +90,5 @@ class DeadPrimaryFallbackTest {
             rs.next();
             return rs.getInt(1);
         }
-    }
-
-    /** The sandbox's nodes, the primary behind {@code door}, and one read-write endpoint. */
-    private String config(NodeDoor door) {
-        StringBuilder b = new StringBuilder();
-        b.append("monitor: {user: ").append(SandboxCluster.MONITOR_USER).append(", password: ")
-                .append(SandboxCluster.MONITOR_PASSWORD).append(", interval: 500ms}\n");
-        b.append("admin: {listen: 127.0.0.1:0}\n");
-        b.append("nodes:\n");
-        for (SandboxNode n : cluster.nodes()) {
-            b.append("  - {name: ").append(n.name()).append(", address: ")
-                    .append(n.isPrimary() ? door.address() : n.address())
-                    .append(", role: ").append(n.isPrimary() ? "primary" : "replica").append("}\n");
-        }
-        b.append("""
-                endpoints:
-                  - name: rw
-                    listen: 127.0.0.1:0
-                    mode: read-write
-                """);
-        return b.toString();
     }
 }

@@ -52,7 +52,7 @@ class LostPrimaryErrorTest {
         SandboxNode primary = cluster.primary();
         cluster.exec(primary, "CREATE OR REPLACE TABLE " + TABLE + " (n INT)", "INSERT INTO " + TABLE + " VALUES (0)");
         try (NodeDoor door = new NodeDoor(primary.port());
-                SluiceHarness sluice = SluiceHarness.fromYaml(cluster, config(door))) {
+                SluiceHarness sluice = SluiceHarness.fromYaml(cluster, door.readWriteConfig(cluster))) {
             await("Sluice takes writes").atMost(BOUND).ignoreExceptions().until(() -> {
                 try (Connection c = sluice.connect("rw"); Statement s = c.createStatement()) {
                     s.executeUpdate("UPDATE " + TABLE + " SET n = n WHERE 1 = 0");
@@ -82,26 +82,5 @@ class LostPrimaryErrorTest {
                     .contains("may or may not have run")
                     .doesNotContain("2027");
         }
-    }
-
-    /** The sandbox's nodes, the primary behind {@code door}, and one read-write endpoint. */
-    private String config(NodeDoor door) {
-        StringBuilder b = new StringBuilder();
-        b.append("monitor: {user: ").append(SandboxCluster.MONITOR_USER).append(", password: ")
-                .append(SandboxCluster.MONITOR_PASSWORD).append(", interval: 500ms}\n");
-        b.append("admin: {listen: 127.0.0.1:0}\n");
-        b.append("nodes:\n");
-        for (SandboxNode n : cluster.nodes()) {
-            b.append("  - {name: ").append(n.name()).append(", address: ")
-                    .append(n.isPrimary() ? door.address() : n.address())
-                    .append(", role: ").append(n.isPrimary() ? "primary" : "replica").append("}\n");
-        }
-        b.append("""
-                endpoints:
-                  - name: rw
-                    listen: 127.0.0.1:0
-                    mode: read-write
-                """);
-        return b.toString();
     }
 }

@@ -2,6 +2,8 @@ package dev.sluice.it.faults;
 
 import static dev.sluice.it.support.SocketPump.closeQuietly;
 
+import dev.sluice.it.support.SandboxCluster;
+import dev.sluice.it.support.SandboxNode;
 import dev.sluice.it.support.SocketPump;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -109,5 +111,26 @@ final class NodeDoor implements AutoCloseable {
             closeQuietly(pair[0]);
             closeQuietly(pair[1]);
         }
+    }
+
+    /** The sandbox's nodes, the primary behind this door, and one read-write endpoint {@code rw}. */
+    String readWriteConfig(SandboxCluster cluster) {
+        StringBuilder b = new StringBuilder();
+        b.append("monitor: {user: ").append(SandboxCluster.MONITOR_USER).append(", password: ")
+                .append(SandboxCluster.MONITOR_PASSWORD).append(", interval: 500ms}\n");
+        b.append("admin: {listen: 127.0.0.1:0}\n");
+        b.append("nodes:\n");
+        for (SandboxNode n : cluster.nodes()) {
+            b.append("  - {name: ").append(n.name()).append(", address: ")
+                    .append(n.isPrimary() ? address() : n.address())
+                    .append(", role: ").append(n.isPrimary() ? "primary" : "replica").append("}\n");
+        }
+        b.append("""
+                endpoints:
+                  - name: rw
+                    listen: 127.0.0.1:0
+                    mode: read-write
+                """);
+        return b.toString();
     }
 }
