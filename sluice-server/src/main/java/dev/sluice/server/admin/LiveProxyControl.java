@@ -141,9 +141,21 @@ public final class LiveProxyControl implements ProxyControl {
         LOG.info("node '{}' is the primary now, as the cluster's shared configuration says", node);
     }
 
-    /** The old primary of the last failover run by this instance, and whether it is still held out. */
+    /** The old primary of the last failover known here, and whether it is still held out. */
     public Optional<dev.sluice.server.switchover.Failovers.LeftBehind> leftBehind() {
         return failovers.leftBehind();
+    }
+
+    /** The old primary the cluster's shared configuration holds out now, and before: see {@code Failovers}. */
+    public void formerPrimaryShared(Optional<dev.sluice.server.config.SharedConfig.FormerPrimary> now,
+            Optional<dev.sluice.server.config.SharedConfig.FormerPrimary> before) {
+        failovers.formerPrimaryShared(now.map(f -> f.node()), now.map(f -> f.promotedAt()), before.map(f -> f.node()),
+                runtime.topology().primary().map(dev.sluice.routing.topology.Node::name).orElse(""));
+    }
+
+    /** This instance leads now: it judges a failover's old primary that is already back. */
+    public void lookForFormerPrimary() {
+        failovers.lookForFormerPrimary();
     }
 
     /** Client sessions open now, over every endpoint. */

@@ -67,8 +67,8 @@ public final class ClusterMember implements AutoCloseable {
     private List<String> drainingAtStart = List.of();
     /** The primary etcd named at the last revision run, to tell a move from an unrelated change. Only on {@link #thread}. */
     private Optional<String> sharedPrimary = Optional.empty();
-    /** The old primary this instance's failover added to the shared drains ({@link MovesToShare}). Only on {@link #thread}. */
-    private Optional<String> drainedHere = Optional.empty();
+    /** The failover's old primary etcd held out at the last revision run. Only on {@link #thread}. */
+    private Optional<SharedConfig.FormerPrimary> sharedFormerPrimary = Optional.empty();
     /** Reports written since start. Only on {@link #thread}. */
     private long reports;
     private final InstanceHealth health = new InstanceHealth();
@@ -105,8 +105,9 @@ public final class ClusterMember implements AutoCloseable {
                 }
                 if (d instanceof SharedConfigDecision.Apply apply) {
                     settled.settle(apply.revision(), Optional.empty());
-                    drainingAtStart = apply.draining();
+                    drainingAtStart = apply.shared().outOfTraffic();
                     sharedPrimary = apply.sharedPrimary();
+                    sharedFormerPrimary = apply.formerPrimary();
                     LOG.info("cluster '{}': starting with the shared configuration at etcd revision {}",
                             cluster.prefix(), apply.revision());
                     return apply.config();
@@ -134,6 +135,7 @@ public final class ClusterMember implements AutoCloseable {
         this.self = whoAmI;
         store.started();
         running.drainOnly(drainingAtStart);
+        running.formerPrimaryShared(sharedFormerPrimary, Optional.empty());
         thread.execute(this::watch);
         thread.scheduleWithFixedDelay(this::tick, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -260,8 +262,10 @@ public final class ClusterMember implements AutoCloseable {
             try {
                 apply.follow().ifPresent(control::followPrimary);
                 control.apply(apply.config());
-                control.drainOnly(MovesToShare.draining(apply.draining(), control.leftBehind(), drainedHere));
+                control.formerPrimaryShared(apply.formerPrimary(), sharedFormerPrimary);
+                control.drainOnly(MovesToShare.outOfTraffic(apply.shared(), control.leftBehind()));
                 sharedPrimary = apply.sharedPrimary();
+                sharedFormerPrimary = apply.formerPrimary();
                 settled.settle(apply.revision(), Optional.empty());
                 LOG.info("cluster '{}': running the shared configuration of etcd revision {}", cluster.prefix(),
                         apply.revision());
@@ -299,19 +303,20 @@ public final class ClusterMember implements AutoCloseable {
         } catch (ConfigException e) {
             return;
         }
-        MovesToShare.Step step = MovesToShare.next(shared, leading(),
-                control.topology().primary().map(dev.sluice.routing.topology.Node::name), control.leftBehind(),
-                drainedHere);
-        if (step.write().isEmpty()) {
-            drainedHere = step.drainedHere();
+        if (leading()) {
+            control.lookForFormerPrimary();
+        }
+        Optional<SharedConfig> write = MovesToShare.next(shared, leading(),
+                control.topology().primary().map(dev.sluice.routing.topology.Node::name), control.leftBehind());
+        if (write.isEmpty()) {
             return;
         }
-        ChangeOutcome outcome = store.swap(ConfigWriter.sharedYaml(step.write().get()), stored.get().modRevision());
+        ChangeOutcome outcome = store.swap(ConfigWriter.sharedYaml(write.get()), stored.get().modRevision());
         if (outcome instanceof ChangeOutcome.Committed c) {
-            drainedHere = step.drainedHere();
-            LOG.info("cluster '{}': wrote where the primary is ({}) and the drains ({}) at etcd revision {}",
-                    cluster.prefix(), step.write().get().config().primary().map(NodeConfig::name).orElse("none"),
-                    step.write().get().draining(), c.revision());
+            LOG.info("cluster '{}': wrote where the primary is ({}) and the failover's old primary held out ({}) "
+                    + "at etcd revision {}", cluster.prefix(),
+                    write.get().config().primary().map(NodeConfig::name).orElse("none"),
+                    write.get().formerPrimary().map(SharedConfig.FormerPrimary::node).orElse("none"), c.revision());
         } else if (outcome instanceof ChangeOutcome.Unreachable u) {
             throw new EtcdUnreachableException(u.why());
         }

@@ -35,7 +35,11 @@ public final class SharedConfigDecision {
      * @param sharedPrimary the primary etcd names, to tell at the next revision whether it moved
      */
     public record Apply(SluiceConfig config, List<String> draining, long revision, Optional<String> sharedPrimary,
-            Optional<String> follow) implements Decision {
+            Optional<String> follow, Optional<SharedConfig.FormerPrimary> formerPrimary) implements Decision {
+        /** What etcd holds, with this instance's roles. */
+        public SharedConfig shared() {
+            return new SharedConfig(config, draining, formerPrimary);
+        }
     }
 
     /** What etcd holds at {@code revision} is invalid: keep running the last good configuration. */
@@ -84,7 +88,7 @@ public final class SharedConfigDecision {
             Optional<String> primary = target.primary().map(NodeConfig::name);
             ConfigDelta.between(primary.map(running.config()::withPrimary).orElse(running.config()), target);
             Optional<String> follow = moved && !sharedPrimary.equals(runningPrimary) ? sharedPrimary : Optional.empty();
-            return new Apply(target, shared.draining(), s.modRevision(), sharedPrimary, follow);
+            return new Apply(target, shared.draining(), s.modRevision(), sharedPrimary, follow, shared.formerPrimary());
         } catch (ConfigException e) {
             return new Refuse(s.modRevision(), e.getMessage());
         }

@@ -138,6 +138,8 @@ public final class ConfigWriter {
         if (!shared.draining().isEmpty()) {
             shared.draining().forEach(n -> root.withArray("draining").add(n));
         }
+        shared.formerPrimary().ifPresent(f -> root.putObject("former-primary").put("node", f.node())
+                .put("promoted-at", f.promotedAt()));
         try {
             return YAML.writeValueAsString(root);
         } catch (JsonProcessingException e) {

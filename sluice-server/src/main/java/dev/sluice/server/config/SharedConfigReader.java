@@ -5,15 +5,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * Reads cluster mode's shared configuration (BEHAVIOUR §11) — {@code nodes:}, {@code endpoints:}
- * and {@code draining:}, as {@link ConfigWriter#sharedYaml} writes them — with the file's own
+ * Reads cluster mode's shared configuration (BEHAVIOUR §11) — {@code nodes:}, {@code endpoints:},
+ * {@code draining:} and {@code former-primary: {node, promoted-at}}, as {@link ConfigWriter#sharedYaml} writes them — with the file's own
  * parsing and checks, into an instance's configuration whose other sections stay its own.
  */
 final class SharedConfigReader {
     /** What the shared configuration holds: what the admin API changes. */
-    private static final String[] SHARED_KEYS = {"nodes", "endpoints", "draining"};
+    private static final String[] SHARED_KEYS = {"nodes", "endpoints", "draining", "former-primary"};
 
     private SharedConfigReader() {
     }
@@ -37,6 +38,15 @@ final class SharedConfigReader {
                 throw new ConfigException("draining: unknown node '" + n + "'");
             }
         }
-        return new SharedConfig(local.with(nodes, ConfigLoader.endpoints(top, nodes, local.zone())), draining);
+        Optional<SharedConfig.FormerPrimary> former = top.section("former-primary").map(f -> {
+            SharedConfig.FormerPrimary held = new SharedConfig.FormerPrimary(f.requiredText("node"),
+                    f.requiredText("promoted-at"));
+            f.rejectUnknownKeys();
+            if (nodes.stream().noneMatch(node -> node.name().equals(held.node()))) {
+                throw new ConfigException("former-primary: unknown node '" + held.node() + "'");
+            }
+            return held;
+        });
+        return new SharedConfig(local.with(nodes, ConfigLoader.endpoints(top, nodes, local.zone())), draining, former);
     }
 }

@@ -149,16 +149,42 @@ public final class Failovers {
     }
 
     /**
-     * The old primary of the last failover done here: {@code held} out of traffic until it rejoins
-     * (down, diverged, not replicating), or rejoined.
+     * The old primary of the last failover: {@code held} out of traffic until it rejoins (down,
+     * diverged, not replicating), or rejoined; {@code promotedAt} the position it must be contained in.
      */
-    public record LeftBehind(String node, boolean held) {
+    public record LeftBehind(String node, String promotedAt, boolean held) {
     }
 
-    /** The last failover's old primary and whether it is still held out; empty before any failover here. */
+    /** The last failover's old primary and whether it is still held out; empty before any failover known here. */
     public Optional<LeftBehind> leftBehind() {
         Watch w = watch;
-        return w == null ? Optional.empty() : Optional.of(new LeftBehind(w.from(), !"rejoined".equals(w.state())));
+        return w == null ? Optional.empty() : Optional.of(new LeftBehind(w.from(), w.promotedAt().toString(),
+                !"rejoined".equals(w.state())));
+    }
+
+    /**
+     * In cluster mode, the old primary the shared configuration holds out ({@code now}; {@code before}
+     * at the revision run before). One this instance did not fail over itself is taken on, so that it
+     * judges the node when it is back if it leads then; one that left the shared configuration was
+     * rejoined by the instance that led when it came back.
+     */
+    public void formerPrimaryShared(Optional<String> node, Optional<String> promotedAt, Optional<String> before,
+            String primary) {
+        Watch w = watch;
+        if (node.isPresent() && promotedAt.isPresent()) {
+            boolean known = w != null && w.from().equals(node.get())
+                    && w.promotedAt().toString().equals(promotedAt.get());
+            Optional<GtidPosition> at = GtidPosition.parse(promotedAt.get());
+            if (!known && at.isPresent()) {
+                watch = new Watch(node.get(), primary, at.get(), "down", null, "'" + node.get() + "' takes no "
+                        + "traffic since a failover; when it is back the instance that leads then makes it "
+                        + "read-only and rejoins it as a replica if its position is contained in " + promotedAt.get());
+                lastRejoinAttempt = 0;
+            }
+        } else if (before.isPresent() && w != null && w.from().equals(before.get()) && !"rejoined".equals(w.state())) {
+            watch = new Watch(w.from(), w.to(), w.promotedAt(), "rejoined", null, "'" + w.from() + "' rejoined: "
+                    + "another instance of the cluster judged it when it was back");
+        }
     }
 
     /** The last failover's old primary, when it is diverged (DescribeDBProxy shows the node so). */
@@ -167,10 +193,15 @@ public final class Failovers {
         return w != null && "diverged".equals(w.state()) ? Optional.of(w.from()) : Optional.empty();
     }
 
+    /** Looks at once whether the last failover's old primary answers again (an instance that just became leader). */
+    public void lookForFormerPrimary() {
+        formerPrimaryBack(runtime.topology());
+    }
+
     /** On every topology change: the last failover's old primary answers again; handled once, on a thread of its own. */
     private void formerPrimaryBack(Topology t) {
         Watch w = watch;
-        if (w == null || running.get() || !"down".equals(w.state())) {
+        if (w == null || running.get() || !"down".equals(w.state()) || !leading.getAsBoolean()) {
             return;
         }
         Optional<Node> old = t.node(w.from());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.server.config.ConfigLoader;
 import dev.sluice.server.config.SharedConfig;
+import dev.sluice.server.config.SharedConfig.FormerPrimary;
 import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.switchover.Failovers.LeftBehind;
 import java.util.List;
@@ -20,75 +21,70 @@ class MovesToShareTest {
             """);
     private static final SharedConfig STORED = new SharedConfig(SEEDED, List.of());
     private static final Optional<LeftBehind> NONE = Optional.empty();
+    private static final Optional<LeftBehind> HELD = Optional.of(new LeftBehind("primary", "0-1-22", true));
+    private static final Optional<LeftBehind> REJOINED = Optional.of(new LeftBehind("primary", "0-1-22", false));
+    private static final Optional<FormerPrimary> SHARED_HOLD = Optional.of(new FormerPrimary("primary", "0-1-22"));
 
     @Test
     void theLeaderWritesWhereThePrimaryIsNow() {
-        var step = MovesToShare.next(STORED, true, Optional.of("ro1"), NONE, Optional.empty());
-        assertThat(step.write().orElseThrow().config().primary().orElseThrow().name()).isEqualTo("ro1");
-        assertThat(step.write().get().config().node("primary").orElseThrow().role().name()).isEqualTo("REPLICA");
+        SharedConfig written = MovesToShare.next(STORED, true, Optional.of("ro1"), NONE).orElseThrow();
+        assertThat(written.config().primary().orElseThrow().name()).isEqualTo("ro1");
+        assertThat(written.config().node("primary").orElseThrow().role().name()).isEqualTo("REPLICA");
     }
 
     @Test
     void anotherInstanceLeavesTheRolesToTheLeader() {
-        assertThat(MovesToShare.next(STORED, false, Optional.of("ro1"), NONE, Optional.empty()).write()).isEmpty();
+        assertThat(MovesToShare.next(STORED, false, Optional.of("ro1"), NONE)).isEmpty();
     }
 
     @Test
     void nothingIsWrittenWhenEtcdAlreadySaysSo() {
-        assertThat(MovesToShare.next(STORED, true, Optional.of("primary"), NONE, Optional.empty()).write()).isEmpty();
-        SharedConfig moved = new SharedConfig(SEEDED.withPrimary("ro1"), List.of("primary"));
-        var step = MovesToShare.next(moved, true, Optional.of("ro1"), Optional.of(new LeftBehind("primary", true)),
-                Optional.of("primary"));
-        assertThat(step.write()).isEmpty();
-        assertThat(step.drainedHere()).contains("primary");
+        assertThat(MovesToShare.next(STORED, true, Optional.of("primary"), NONE)).isEmpty();
+        SharedConfig moved = new SharedConfig(SEEDED.withPrimary("ro1"), List.of(), SHARED_HOLD);
+        assertThat(MovesToShare.next(moved, true, Optional.of("ro1"), HELD)).isEmpty();
     }
 
     @Test
-    void aFailoversOldPrimaryIsDrainedEverywhereUntilItRejoins() {
-        Optional<LeftBehind> held = Optional.of(new LeftBehind("primary", true));
-        var failedOver = MovesToShare.next(STORED, true, Optional.of("ro1"), held, Optional.empty());
-        SharedConfig written = failedOver.write().orElseThrow();
-        assertThat(written.draining()).containsExactly("primary");
+    void aFailoversOldPrimaryIsHeldOutEverywhereWithItsPositionUntilItRejoins() {
+        SharedConfig written = MovesToShare.next(STORED, true, Optional.of("ro1"), HELD).orElseThrow();
+        assertThat(written.formerPrimary()).isEqualTo(SHARED_HOLD);
+        assertThat(written.outOfTraffic()).containsExactly("primary");
         assertThat(written.config().primary().orElseThrow().name()).isEqualTo("ro1");
-        assertThat(failedOver.drainedHere()).contains("primary");
 
-        Optional<LeftBehind> rejoined = Optional.of(new LeftBehind("primary", false));
-        var back = MovesToShare.next(written, true, Optional.of("ro1"), rejoined, failedOver.drainedHere());
-        assertThat(back.write().orElseThrow().draining()).isEmpty();
-        assertThat(back.drainedHere()).isEmpty();
-        // Once etcd says so, nothing more.
-        assertThat(MovesToShare.next(back.write().get(), true, Optional.of("ro1"), rejoined, back.drainedHere())
-                .write()).isEmpty();
+        SharedConfig back = MovesToShare.next(written, true, Optional.of("ro1"), REJOINED).orElseThrow();
+        assertThat(back.formerPrimary()).isEmpty();
+        assertThat(back.outOfTraffic()).isEmpty();
+        assertThat(MovesToShare.next(back, true, Optional.of("ro1"), REJOINED)).isEmpty();
     }
 
     @Test
     void aFailoverRunHereIsSharedEvenWhenThisInstanceNoLongerLeads() {
-        var step = MovesToShare.next(STORED, false, Optional.of("ro1"), Optional.of(new LeftBehind("primary", true)),
-                Optional.empty());
-        assertThat(step.write().orElseThrow().draining()).containsExactly("primary");
-        assertThat(step.write().get().config().primary().orElseThrow().name()).isEqualTo("primary");
+        SharedConfig written = MovesToShare.next(STORED, false, Optional.of("ro1"), HELD).orElseThrow();
+        assertThat(written.formerPrimary()).isEqualTo(SHARED_HOLD);
+        assertThat(written.config().primary().orElseThrow().name()).isEqualTo("primary");
     }
 
     @Test
-    void aDrainAnOperatorAskedIsNeverTakenOutWhenTheNodeRejoins() {
-        SharedConfig drainedByOperator = new SharedConfig(SEEDED.withPrimary("ro1"), List.of("primary"));
-        var held = MovesToShare.next(drainedByOperator, true, Optional.of("ro1"),
-                Optional.of(new LeftBehind("primary", true)), Optional.empty());
-        assertThat(held.write()).isEmpty();
-        assertThat(held.drainedHere()).isEmpty();
-        var rejoined = MovesToShare.next(drainedByOperator, true, Optional.of("ro1"),
-                Optional.of(new LeftBehind("primary", false)), held.drainedHere());
-        assertThat(rejoined.write()).isEmpty();
-        assertThat(MovesToShare.draining(drainedByOperator.draining(), Optional.of(new LeftBehind("primary", false)),
-                held.drainedHere())).containsExactly("primary");
+    void aNewerFailoverReplacesTheHold() {
+        SharedConfig older = new SharedConfig(SEEDED, List.of(), Optional.of(new FormerPrimary("ro2", "0-1-5")));
+        assertThat(MovesToShare.next(older, true, Optional.of("ro1"), HELD).orElseThrow().formerPrimary())
+                .isEqualTo(SHARED_HOLD);
     }
 
     @Test
-    void thisInstanceDrainsItsOldPrimaryBeforeEtcdSaysSoAndLetsItBackAsSoonAsItRejoined() {
-        assertThat(MovesToShare.draining(List.of("ro2"), Optional.of(new LeftBehind("primary", true)),
-                Optional.empty())).containsExactly("ro2", "primary");
-        assertThat(MovesToShare.draining(List.of("ro2", "primary"), Optional.of(new LeftBehind("primary", false)),
-                Optional.of("primary"))).containsExactly("ro2");
-        assertThat(MovesToShare.draining(List.of("ro2"), NONE, Optional.empty())).containsExactly("ro2");
+    void aDrainAnOperatorAskedStaysWhenTheNodeRejoins() {
+        SharedConfig drained = new SharedConfig(SEEDED.withPrimary("ro1"), List.of("primary"), SHARED_HOLD);
+        SharedConfig back = MovesToShare.next(drained, true, Optional.of("ro1"), REJOINED).orElseThrow();
+        assertThat(back.draining()).containsExactly("primary");
+        assertThat(MovesToShare.outOfTraffic(drained, REJOINED)).containsExactly("primary");
+    }
+
+    @Test
+    void thisInstanceHoldsItsOldPrimaryOutBeforeEtcdSaysSoAndLetsItBackAsSoonAsItRejoined() {
+        SharedConfig drainsRo2 = new SharedConfig(SEEDED, List.of("ro2"));
+        assertThat(MovesToShare.outOfTraffic(drainsRo2, HELD)).containsExactly("ro2", "primary");
+        SharedConfig holding = new SharedConfig(SEEDED, List.of("ro2"), SHARED_HOLD);
+        assertThat(MovesToShare.outOfTraffic(holding, NONE)).containsExactly("ro2", "primary");
+        assertThat(MovesToShare.outOfTraffic(holding, REJOINED)).containsExactly("ro2");
     }
 }

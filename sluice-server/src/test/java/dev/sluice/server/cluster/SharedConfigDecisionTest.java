@@ -146,4 +146,17 @@ class SharedConfigDecisionTest {
         var d = SharedConfigDecision.decide(RUNNING, Optional.of(new StoredConfig(MOVED_TO_RO1, 9)), 0);
         assertThat(((SharedConfigDecision.Apply) d).config().primary().orElseThrow().name()).isEqualTo("ro1");
     }
+    @Test
+    void aFailoversOldPrimaryHeldOutIsSharedWithItsPosition() {
+        SharedConfig held = new SharedConfig(RUNNING.withPrimary("ro1"), List.of(),
+                Optional.of(new SharedConfig.FormerPrimary("primary", "0-1-22")));
+        String yaml = ConfigWriter.sharedYaml(held);
+        var apply = (SharedConfigDecision.Apply) SharedConfigDecision.decide(RUNNING,
+                Optional.of(new StoredConfig(yaml, 4)), 0);
+        assertThat(apply.formerPrimary()).contains(new SharedConfig.FormerPrimary("primary", "0-1-22"));
+        assertThat(apply.shared().outOfTraffic()).containsExactly("primary");
+        String unknown = yaml.replace("node: \"primary\"", "node: \"ro9\"").replace("node: primary", "node: ro9");
+        assertThat(((SharedConfigDecision.Refuse) SharedConfigDecision.decide(RUNNING,
+                Optional.of(new StoredConfig(unknown, 5)), 0)).reason()).contains("former-primary: unknown node 'ro9'");
+    }
 }
