@@ -116,10 +116,8 @@ public final class Router {
         }
         // User variables set by SET reach every backend as literals (BEHAVIOUR §3): a read of them may go
         // to a replica, unless one was assigned another way (SELECT @v := …, … INTO @v, stored code
-        // such as a trigger) and lives on the primary only. Session variables likewise, once a stored
-        // routine ran on the primary and may have set them there.
+        // such as a trigger) and lives on the primary only.
         if ((s.has(StatementProperty.USER_VARIABLE_READ) && session.userVariableReadsOnPrimary())
-                || (s.has(StatementProperty.SYSTEM_VARIABLE_READ) && session.systemVariableReadsOnPrimary())
                 || s.has(StatementProperty.USER_VARIABLE_WRITE)
                 || s.has(StatementProperty.LAST_INSERT_ID) || s.has(StatementProperty.LOCKING_FUNCTION)) {
             return RouteDecision.primary(RouteReason.SESSION_DEPENDENT);

@@ -166,24 +166,6 @@ class RouterTest {
     }
 
     @Test
-    void sessionVariableReadsStayOnThePrimaryOnceAStoredRoutineMayHaveSetThemThere() {
-        run("SET @@sort_buffer_size = 400000", IDLE);
-        assertThat(route("SELECT @@sort_buffer_size")).as("the SET reached every backend")
-                .isInstanceOf(RouteDecision.ToReplica.class);
-        run("INSERT INTO t1 VALUES (1)", IDLE);
-        assertThat(route("SELECT @@sort_buffer_size")).as("a write's triggers are not counted")
-                .isInstanceOf(RouteDecision.ToReplica.class);
-        // A stored function may run SET @@sort_buffer_size = i on the primary alone.
-        run("SELECT p1(@@sort_buffer_size + 1)", IDLE);
-        assertThat(route("SELECT CONCAT(@@sort_buffer_size)")).isEqualTo(
-                RouteDecision.primary(RouteReason.SESSION_DEPENDENT));
-        assertThat(route("SELECT 1")).as("reads without session variables still split")
-                .isInstanceOf(RouteDecision.ToReplica.class);
-        session.reset();
-        assertThat(route("SELECT @@sort_buffer_size")).isInstanceOf(RouteDecision.ToReplica.class);
-    }
-
-    @Test
     void sessionCommandsGoEverywhereExceptThroughThePreparedProtocol() {
         Statement names = SqlClassifier.classify("SET NAMES utf8mb4");
         assertThat(Router.route(names, session, view, ActiveRequests.NONE))

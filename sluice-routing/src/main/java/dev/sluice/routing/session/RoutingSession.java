@@ -9,7 +9,6 @@ import dev.sluice.routing.sql.IsolationLevel;
 import dev.sluice.routing.sql.LockCause;
 import dev.sluice.routing.sql.SessionCommand;
 import dev.sluice.routing.sql.Statement;
-import dev.sluice.routing.sql.StatementKind;
 import dev.sluice.routing.sql.StatementProperty;
 import dev.sluice.routing.sql.TableFingerprint;
 import dev.sluice.routing.sql.TableName;
@@ -75,13 +74,6 @@ public final class RoutingSession implements WeightSource {
      * have assigned user variables there that no other backend got, and Sluice cannot see which.
      */
     private boolean storedCodeRanOnPrimary;
-    /**
-     * A stored function or procedure ran on the primary: it may have set session variables there
-     * ({@code SET @@sort_buffer_size = i} in its body) that Sluice did not see and gave no other
-     * backend. Triggers are left out: a trigger that sets session variables is rare, and every
-     * write would otherwise send the session's reads of {@code @@x} to the primary.
-     */
-    private boolean storedRoutineRanOnPrimary;
 
     private RoutingSession(int[] weights, ClientCharset loginCharset) {
         this.weights = weights;
@@ -218,11 +210,6 @@ public final class RoutingSession implements WeightSource {
         return userVariablesOnPrimaryOnly || storedCodeRanOnPrimary;
     }
 
-    /** Whether a read of system variables must go to the primary: a stored routine ran there and may have set them. */
-    public boolean systemVariableReadsOnPrimary() {
-        return storedRoutineRanOnPrimary;
-    }
-
     /** A {@code SET @v = …} ran on the primary but its values could not be given to the other backends. */
     public void userVariablesDiverged() {
         userVariablesOnPrimaryOnly = true;
@@ -282,9 +269,6 @@ public final class RoutingSession implements WeightSource {
         }
         if (toPrimary && mayRunStoredCode(statement)) {
             storedCodeRanOnPrimary = true;
-        }
-        if (toPrimary && (statement.has(StatementProperty.STORED_FUNCTION) || statement.kind() == StatementKind.CALL)) {
-            storedRoutineRanOnPrimary = true;
         }
         if (decision instanceof RouteDecision.ToPrimary || decision instanceof RouteDecision.ToAllBackends) {
             previousTarget = PREVIOUS_PRIMARY;
@@ -438,7 +422,6 @@ public final class RoutingSession implements WeightSource {
         clientCharset = loginCharset;
         userVariablesOnPrimaryOnly = false;
         storedCodeRanOnPrimary = false;
-        storedRoutineRanOnPrimary = false;
         transaction.reset();
         history.clear();
         temporaryTables.clear();
