@@ -149,7 +149,7 @@ public final class LiveProxyControl implements ProxyControl {
     /** The old primary the cluster's shared configuration holds out now, and before: see {@code Failovers}. */
     public void formerPrimaryShared(Optional<dev.sluice.server.config.SharedConfig.FormerPrimary> now,
             Optional<dev.sluice.server.config.SharedConfig.FormerPrimary> before) {
-        failovers.formerPrimaryShared(now.map(f -> f.node()), now.map(f -> f.promotedAt()), before.map(f -> f.node()),
+        failovers.formerPrimaryShared(now, before,
                 runtime.topology().primary().map(dev.sluice.routing.topology.Node::name).orElse(""));
     }
 

@@ -303,11 +303,11 @@ public final class ClusterMember implements AutoCloseable {
         } catch (ConfigException e) {
             return;
         }
-        if (leading()) {
+        boolean leading = leading();
+        if (leading) {
             control.lookForFormerPrimary();
         }
-        Optional<SharedConfig> write = MovesToShare.next(shared, leading(),
-                control.topology().primary().map(dev.sluice.routing.topology.Node::name), control.leftBehind());
+        Optional<SharedConfig> write = MovesToShare.next(shared, leading, primaryHere(), control.leftBehind());
         if (write.isEmpty()) {
             return;
         }
@@ -345,10 +345,14 @@ public final class ClusterMember implements AutoCloseable {
                 LEASE_TTL.toSeconds());
     }
 
+    /** The node this instance sends writes to. */
+    private Optional<String> primaryHere() {
+        return control.topology().primary().map(dev.sluice.routing.topology.Node::name);
+    }
+
     /** Writes this instance's registration, under its lease, with what it runs now. */
     private void report() throws EtcdUnreachableException {
-        InstanceDescription now = self.get().reporting(settled.lastGood(),
-                control.topology().primary().map(dev.sluice.routing.topology.Node::name).orElse(null),
+        InstanceDescription now = self.get().reporting(settled.lastGood(), primaryHere().orElse(null),
                 control.openSessions(), ++reports);
         try {
             store.register(AdminJson.MAPPER.writeValueAsString(now), lease);
@@ -367,8 +371,7 @@ public final class ClusterMember implements AutoCloseable {
             }
         }
         out.sort(Comparator.comparing(InstanceDescription::name));
-        return health.judge(out, System.nanoTime(), settled.lastGood(),
-                control.topology().primary().map(dev.sluice.routing.topology.Node::name));
+        return health.judge(out, System.nanoTime(), settled.lastGood(), primaryHere());
     }
 
     @Override

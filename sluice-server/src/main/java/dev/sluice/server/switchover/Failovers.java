@@ -5,6 +5,7 @@ import dev.sluice.routing.topology.Node;
 import dev.sluice.routing.topology.Topology;
 import dev.sluice.server.backend.LoginRequest;
 import dev.sluice.server.config.MonitorConfig;
+import dev.sluice.server.config.SharedConfig;
 import dev.sluice.server.runtime.ProxyRuntime;
 import io.netty.channel.EventLoopGroup;
 import java.util.List;
@@ -168,20 +169,22 @@ public final class Failovers {
      * judges the node when it is back if it leads then; one that left the shared configuration was
      * rejoined by the instance that led when it came back.
      */
-    public void formerPrimaryShared(Optional<String> node, Optional<String> promotedAt, Optional<String> before,
-            String primary) {
+    public void formerPrimaryShared(Optional<SharedConfig.FormerPrimary> now,
+            Optional<SharedConfig.FormerPrimary> before, String primary) {
         Watch w = watch;
-        if (node.isPresent() && promotedAt.isPresent()) {
-            boolean known = w != null && w.from().equals(node.get())
-                    && w.promotedAt().toString().equals(promotedAt.get());
-            Optional<GtidPosition> at = GtidPosition.parse(promotedAt.get());
+        if (now.isPresent()) {
+            String node = now.get().node();
+            String promotedAt = now.get().promotedAt();
+            boolean known = w != null && w.from().equals(node) && w.promotedAt().toString().equals(promotedAt);
+            Optional<GtidPosition> at = GtidPosition.parse(promotedAt);
             if (!known && at.isPresent()) {
-                watch = new Watch(node.get(), primary, at.get(), "down", null, "'" + node.get() + "' takes no "
+                watch = new Watch(node, primary, at.get(), "down", null, "'" + node + "' takes no "
                         + "traffic since a failover; when it is back the instance that leads then makes it "
-                        + "read-only and rejoins it as a replica if its position is contained in " + promotedAt.get());
+                        + "read-only and rejoins it as a replica if its position is contained in " + promotedAt);
                 lastRejoinAttempt = 0;
             }
-        } else if (before.isPresent() && w != null && w.from().equals(before.get()) && !"rejoined".equals(w.state())) {
+        } else if (before.isPresent() && w != null && w.from().equals(before.get().node())
+                && !"rejoined".equals(w.state())) {
             watch = new Watch(w.from(), w.to(), w.promotedAt(), "rejoined", null, "'" + w.from() + "' rejoined: "
                     + "another instance of the cluster judged it when it was back");
         }
