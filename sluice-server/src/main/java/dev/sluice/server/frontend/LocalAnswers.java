@@ -13,19 +13,8 @@ import java.util.List;
  * protocol, a number the transaction pool remembers for the client. Such an answer is the client's
  * previous statement for {@code ROW_COUNT()} and {@code FOUND_ROWS()} (BEHAVIOUR §7).
  */
-final class LocalAnswers {
-    private final ClientReplies replies;
-    private final ClientStatus status;
-    private final PreviousStatement previous;
-    private final RoutingSession routing;
-
-    LocalAnswers(ClientReplies replies, ClientStatus status, PreviousStatement previous, RoutingSession routing) {
-        this.replies = replies;
-        this.status = status;
-        this.previous = previous;
-        this.routing = routing;
-    }
-
+record LocalAnswers(ClientReplies replies, ClientStatus status, PreviousStatement previous,
+        RoutingSession routing) {
     /** An OK with the status the client was last given. */
     void ok() {
         replies.ok(status.flags());

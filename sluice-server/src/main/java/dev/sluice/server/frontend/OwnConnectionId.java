@@ -16,19 +16,11 @@ import java.util.function.Supplier;
  * the statement: the call is replaced by that id in the text of a COM_QUERY or COM_STMT_PREPARE
  * before it leaves (see {@link ConnectionIdText}). A text split over several packets is sent as
  * it is.
+ *
+ * @param connectionId what replaces the calls
+ * @param charset the client's current character set, the one its texts are written in
  */
-final class OwnConnectionId {
-    private final long connectionId;
-    private final Supplier<ClientCharset> charset;
-    private final ByteBufAllocator alloc;
-
-    /** Replaces calls by {@code connectionId} in texts written in {@code charset}, the client's current one. */
-    OwnConnectionId(long connectionId, Supplier<ClientCharset> charset, ByteBufAllocator alloc) {
-        this.connectionId = connectionId;
-        this.charset = charset;
-        this.alloc = alloc;
-    }
-
+record OwnConnectionId(long connectionId, Supplier<ClientCharset> charset, ByteBufAllocator alloc) {
     /** Whether {@code statement} may hold a call to replace (the classifier reads only a text's first statement). */
     static boolean mayCall(Statement statement) {
         return statement.has(StatementProperty.CONNECTION_ID) || statement.has(StatementProperty.MULTI_STATEMENT);

@@ -153,10 +153,17 @@ final class ReplayRun {
         return (at + 1) + " of " + entries.size() + " (" + quoted + ")";
     }
 
-    private void failedUnder(Throwable cause) {
+    /** Whether the session ended meanwhile, the outcome then told so: nothing is left to replay for. */
+    private boolean abandoned() {
         if (sessionClosed.getAsBoolean()) {
             outcome.abandoned();
-        } else {
+            return true;
+        }
+        return false;
+    }
+
+    private void failedUnder(Throwable cause) {
+        if (!abandoned()) {
             outcome.failed("the connection to the primary '" + node.name() + "' failed under statement "
                     + statement() + ": " + cause.getMessage());
         }
@@ -196,8 +203,7 @@ final class ReplayRun {
 
         @Override
         public void onComplete(BackendConnection b, ResponseTracker tracker) {
-            if (sessionClosed.getAsBoolean()) {
-                outcome.abandoned();
+            if (abandoned()) {
                 return;
             }
             if (error != null || statementId < 0) {
@@ -242,8 +248,7 @@ final class ReplayRun {
 
         @Override
         public void onComplete(BackendConnection b, ResponseTracker tracker) {
-            if (sessionClosed.getAsBoolean()) {
-                outcome.abandoned();
+            if (abandoned()) {
                 return;
             }
             int status = tracker.lastStatus();

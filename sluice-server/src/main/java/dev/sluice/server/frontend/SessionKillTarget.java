@@ -11,28 +11,13 @@ import java.util.function.BooleanSupplier;
  * What {@code KILL} through Sluice reaches of a session: its user (only the same user or an
  * administrator may kill it), the session itself, and the statement it is running on a backend.
  * Called from other sessions' event loops, so everything hops to this session's loop.
+ *
+ * @param close ends the session
+ * @param commandRunning whether a command of the client is running (its answer not yet complete)
+ * @param forwarder whose source is the backend running that command
  */
-final class SessionKillTarget implements ProxyRuntime.KillTarget {
-    private final SessionLogin login;
-    private final EventLoop loop;
-    private final Runnable close;
-    private final BooleanSupplier commandRunning;
-    private final ClientForwarder forwarder;
-
-    /**
-     * @param close ends the session
-     * @param commandRunning whether a command of the client is running (its answer not yet complete)
-     * @param forwarder whose source is the backend running that command
-     */
-    SessionKillTarget(SessionLogin login, EventLoop loop, Runnable close, BooleanSupplier commandRunning,
-            ClientForwarder forwarder) {
-        this.login = login;
-        this.loop = loop;
-        this.close = close;
-        this.commandRunning = commandRunning;
-        this.forwarder = forwarder;
-    }
-
+record SessionKillTarget(SessionLogin login, EventLoop loop, Runnable close, BooleanSupplier commandRunning,
+        ClientForwarder forwarder) implements ProxyRuntime.KillTarget {
     @Override
     public String user() {
         return login.identity().user();

@@ -11,29 +11,9 @@ import java.util.Optional;
  * replay history), the status the client was given, a held BEGIN, the previous statement and the
  * prepared statements are all forgotten.
  */
-final class SessionRestart {
-    private final SessionLogin login;
-    private final RoutingSession routing;
-    private final ClientStatus status;
-    private final DeferredBegin deferredBegin;
-    private final PreviousStatement previous;
-    private final TransactionPoolHandBack handBack;
-    private final PreparedStatements statements;
-    private final SessionBackends backends;
-
-    SessionRestart(SessionLogin login, RoutingSession routing, ClientStatus status, DeferredBegin deferredBegin,
-            PreviousStatement previous, TransactionPoolHandBack handBack, PreparedStatements statements,
-            SessionBackends backends) {
-        this.login = login;
-        this.routing = routing;
-        this.status = status;
-        this.deferredBegin = deferredBegin;
-        this.previous = previous;
-        this.handBack = handBack;
-        this.statements = statements;
-        this.backends = backends;
-    }
-
+record SessionRestart(SessionLogin login, RoutingSession routing, ClientStatus status,
+        DeferredBegin deferredBegin, PreviousStatement previous, TransactionPoolHandBack handBack,
+        PreparedStatements statements, SessionBackends backends) {
     /** COM_RESET_CONNECTION: the same user, a fresh session on the same backends. */
     void startOver() {
         statements.clear();
