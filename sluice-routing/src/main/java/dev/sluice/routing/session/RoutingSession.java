@@ -260,7 +260,9 @@ public final class RoutingSession implements WeightSource {
         if (statement.has(StatementProperty.PINS_SESSION)) {
             pinned = true;
         }
-        lockCauses.addAll(statement.lockCauses());
+        if (statement.locksAny()) {
+            lockCauses.addAll(statement.lockCauses());
+        }
         if (statement.has(StatementProperty.USER_VARIABLE_WRITE) && statement.userVariablesAssigned().isEmpty()) {
             userVariablesOnPrimaryOnly = true;
         }

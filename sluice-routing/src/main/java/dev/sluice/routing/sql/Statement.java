@@ -123,6 +123,11 @@ public final class Statement {
         return (lockCauseBits & (1 << cause.ordinal())) != 0;
     }
 
+    /** Whether this statement locks a pooled backend connection to its client for any reason. */
+    public boolean locksAny() {
+        return lockCauseBits != 0;
+    }
+
     public Set<LockCause> lockCauses() {
         EnumSet<LockCause> set = EnumSet.noneOf(LockCause.class);
         for (LockCause c : LockCause.values()) {

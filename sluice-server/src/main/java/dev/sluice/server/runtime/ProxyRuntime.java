@@ -32,7 +32,7 @@ public final class ProxyRuntime implements NodeDirectory {
     private final Authenticator authenticator;
     private final TopologyHolder topology;
     private final Map<String, EndpointRuntime> endpoints = new ConcurrentHashMap<>();
-    private final Map<Integer, NodeRef> refs = new ConcurrentHashMap<>();
+    private final Map<Integer, CachedRef> refs = new ConcurrentHashMap<>();
     private final AtomicLong connectionIds = new AtomicLong();
     private volatile SluiceConfig config;
     private volatile ServerIdentity identity = ServerIdentity.FALLBACK;
@@ -266,14 +266,22 @@ public final class ProxyRuntime implements NodeDirectory {
         return topology.current().node(name).map(this::ref);
     }
 
-    /** The addressable form of a node; cached, since addresses rarely change. */
+    /**
+     * The addressable form of a node; cached, since addresses rarely change. Every statement asks,
+     * so the check compares the node's own strings and builds none.
+     */
     @Override
     public NodeRef ref(Node n) {
-        NodeRef r = refs.get(n.id());
-        if (r == null || !r.address().toString().equals(n.address()) || !r.name().equals(n.name())) {
-            r = new NodeRef(n.id(), n.name(), ConfigValues.hostPort("node " + n.name(), n.address()));
-            refs.put(n.id(), r);
+        CachedRef cached = refs.get(n.id());
+        if (cached == null || !cached.address().equals(n.address()) || !cached.ref().name().equals(n.name())) {
+            cached = new CachedRef(n.address(),
+                    new NodeRef(n.id(), n.name(), ConfigValues.hostPort("node " + n.name(), n.address())));
+            refs.put(n.id(), cached);
         }
-        return r;
+        return cached.ref();
+    }
+
+    /** A node's reference and the address text it was parsed from. */
+    private record CachedRef(String address, NodeRef ref) {
     }
 }
