@@ -50,6 +50,7 @@ readonly STARTUP_TIMEOUT_S=60
 
 TIME_S=20
 THREADS=8
+RATE=0
 ROUNDS=3
 TESTS="oltp_point_select,oltp_read_only"
 WARMUP_S=5
@@ -93,6 +94,10 @@ Usage: sluice-bench/scripts/sysbench-compare.sh [OPTIONS]
 
   --time S            seconds per sysbench run (default $TIME_S)
   --threads N         sysbench threads (default $THREADS)
+  --rate R            a fixed load: R transactions a second in all (sysbench --rate), the same on
+                      every path (default 0: as fast as each path goes). Each proxy then does the
+                      same work at the same pace, so its CPU per transaction tells two builds apart
+                      more finely than tps, which a busy machine moves by several percent
   --rounds N          interleaved rounds; the order of the paths rotates each round (default $ROUNDS)
   --tests A,B         sysbench tests (default $TESTS)
   --warmup S          seconds of unrecorded warm-up per path before round 1 (default $WARMUP_S; 0: none)
@@ -148,6 +153,7 @@ parse_options() {
     case "$1" in
       --time) TIME_S="${2:?}"; shift 2 ;;
       --threads) THREADS="${2:?}"; shift 2 ;;
+      --rate) RATE="${2:?}"; shift 2 ;;
       --rounds) ROUNDS="${2:?}"; shift 2 ;;
       --tests) TESTS="${2:?}"; shift 2 ;;
       --warmup) WARMUP_S="${2:?}"; shift 2 ;;
@@ -169,7 +175,7 @@ parse_options() {
     esac
   done
   local n
-  for n in "$TIME_S" "$THREADS" "$ROUNDS" "$WARMUP_S" "$PROXY_BASE_PORT"; do
+  for n in "$TIME_S" "$THREADS" "$RATE" "$ROUNDS" "$WARMUP_S" "$PROXY_BASE_PORT"; do
     [[ "$n" =~ ^[0-9]+$ ]] || die "--time, --threads, --rounds, --warmup and --proxy-base-port take whole numbers, got '$n'"
   done
   HAPROXY_PRIMARY_PORT=$PROXY_BASE_PORT
@@ -527,7 +533,7 @@ sysbench_run() {
   local -a common extra
   mapfile -t common < <(sysbench_common "$port")
   read -r -a extra <<<"$(test_options "$test")"
-  if ! sysbench "$test" "${common[@]}" "${extra[@]}" --threads="$THREADS" --time="$seconds" \
+  if ! sysbench "$test" "${common[@]}" "${extra[@]}" --threads="$THREADS" --rate="$RATE" --time="$seconds" \
     --report-interval=0 run >"$out" 2>&1; then
     tail -n 20 "$out" >&2
     die "sysbench $test on port $port failed (output above, full: $out)"
@@ -752,6 +758,7 @@ shell_word() {
 # The options of this run that are not there by default and that the command line shown in the
 # report does not otherwise give (empty in a default run).
 extra_options() {
+  ((RATE == 0)) || printf ' --rate %s' "$RATE"
   [[ -z "$CONSISTENCY" ]] || printf ' --consistency %s' "$CONSISTENCY"
   ((!CLUSTER)) || printf ' --cluster'
   ((!DIGESTS_OFF_BASELINE)) || printf ' --baseline-without-digests'
@@ -774,7 +781,7 @@ commands_markdown() {
     mapfile -t paths < <(paths_for "$test")
     read -r -a extra <<<"$(test_options "$test")"
     for line in "${paths[@]}"; do
-      echo "sysbench $test $(sysbench_common "${line##*|}" | paste -sd' ') ${extra[*]:+${extra[*]} }--threads=$THREADS --time=$TIME_S --report-interval=0 run   # ${line%%|*}"
+      echo "sysbench $test $(sysbench_common "${line##*|}" | paste -sd' ') ${extra[*]:+${extra[*]} }--threads=$THREADS$( ((RATE == 0)) || echo " --rate=$RATE") --time=$TIME_S --report-interval=0 run   # ${line%%|*}"
     done
   done
   echo '```'
@@ -852,7 +859,7 @@ Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`sluice-bench/scripts/sysbench-com
 - Machine: $(nproc) CPUs (${cpu:-unknown CPU}), $memory; sysbench, MariaDB, HAProxy$( ((SKIP_SLUICE)) || echo " and Sluice") all share it.
 - Versions: $(sysbench --version), HAProxy $(haproxy -v | head -n1 | awk '{ print $3 }'), MariaDB $("$(find_bin mariadbd)" --version | grep -oE 'Ver [^ ]+' | cut -d' ' -f2)$java_version.
 - Setup: sandbox 1 primary + 2 replicas (ports $PORT_PRIMARY-$PORT_RO2), $TABLES tables × $TABLE_SIZE rows,
-  $THREADS threads, ${TIME_S} s per run, rounds: $ROUNDS, paths interleaved and their order rotated each round,
+  $THREADS threads$( ((RATE == 0)) || echo ", a fixed load of $RATE transactions a second (sysbench \`--rate\`)"), ${TIME_S} s per run, rounds: $ROUNDS, paths interleaved and their order rotated each round,
   ${WARMUP_S} s unrecorded warm-up per path. The TCP hop is HAProxy in \`mode tcp\`.
   Sluice's links to the nodes: TLS \`$BACKEND_TLS\` (clients connect in plaintext on every path).
 - Proxy CPU per transaction: the proxy process's user + system CPU time (all its threads, from

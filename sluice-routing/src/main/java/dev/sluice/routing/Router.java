@@ -138,6 +138,12 @@ public final class Router {
             }
             readReason = RouteReason.TRANSACTION_SPLIT;
         }
+        // A stored function that ran on the primary may have set session variables there alone
+        // (BEHAVIOUR §3); a hint naming a replica is taken at its word.
+        if (s.has(StatementProperty.SESSION_VARIABLE_READ) && session.sessionVariableReadsOnPrimary()
+                && s.hint() != Hint.FORCE_SLAVE) {
+            return RouteDecision.primary(RouteReason.SESSION_DEPENDENT);
+        }
         if (s.has(StatementProperty.STORED_FUNCTION) && s.hint() != Hint.FORCE_SLAVE) {
             return RouteDecision.primary(RouteReason.STORED_FUNCTION);
         }

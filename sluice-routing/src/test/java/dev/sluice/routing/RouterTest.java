@@ -166,6 +166,31 @@ class RouterTest {
     }
 
     @Test
+    void sessionVariableReadsStayOnThePrimaryOnceAStoredFunctionMayHaveSetThemThere() {
+        run("SET @@sort_buffer_size = 400000", IDLE);
+        assertThat(route("SELECT @@sort_buffer_size")).as("the SET reached every backend")
+                .isInstanceOf(RouteDecision.ToReplica.class);
+        run("INSERT INTO t1 VALUES (1)", IDLE);
+        assertThat(route("SELECT @@sort_buffer_size")).as("a write's triggers are not counted")
+                .isInstanceOf(RouteDecision.ToReplica.class);
+        // A stored function may run SET @@sort_buffer_size = i on the primary alone.
+        run("SELECT * FROM t2 WHERE a = @@sort_buffer_size AND p1(@@sort_buffer_size + 1) > a - 1", IDLE);
+        assertThat(route("SELECT CONCAT(@@sort_buffer_size)")).isEqualTo(
+                RouteDecision.primary(RouteReason.SESSION_DEPENDENT));
+        assertThat(route("SELECT @@session.sql_mode")).isEqualTo(RouteDecision.primary(RouteReason.SESSION_DEPENDENT));
+        assertThat(route("SELECT 1")).as("reads without session variables still split")
+                .isInstanceOf(RouteDecision.ToReplica.class);
+        assertThat(route("SELECT @@global.sort_buffer_size")).as("no function sets a global for its session")
+                .isInstanceOf(RouteDecision.ToReplica.class);
+        assertThat(route("SELECT @@server_id, @@hostname")).as("asks which node answers")
+                .isInstanceOf(RouteDecision.ToReplica.class);
+        assertThat(route("/*FORCE_SLAVE*/ SELECT @@sort_buffer_size")).as("the hint is taken at its word")
+                .isInstanceOf(RouteDecision.ToReplica.class);
+        session.reset();
+        assertThat(route("SELECT @@sort_buffer_size")).isInstanceOf(RouteDecision.ToReplica.class);
+    }
+
+    @Test
     void sessionCommandsGoEverywhereExceptThroughThePreparedProtocol() {
         Statement names = SqlClassifier.classify("SET NAMES utf8mb4");
         assertThat(Router.route(names, session, view, ActiveRequests.NONE))

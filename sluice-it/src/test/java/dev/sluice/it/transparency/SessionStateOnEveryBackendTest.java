@@ -145,6 +145,22 @@ class SessionStateOnEveryBackendTest {
     }
 
     @Test
+    void aSessionVariableAStoredFunctionSetOnThePrimaryIsReadAsThePrimaryHasIt() throws Exception {
+        cluster.exec(cluster.primary(), "CREATE OR REPLACE FUNCTION test.sluice_sets_sort(i INT) RETURNS INT "
+                + "NO SQL BEGIN SET @@sort_buffer_size = i; RETURN i + 1; END");
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("SET @@sort_buffer_size = 400000");
+            assertThat(reads(s, "SELECT @@sort_buffer_size")).extracting(Answer::value).containsOnly("400000");
+            try (ResultSet rs = s.executeQuery("SELECT test.sluice_sets_sort(400001)")) {
+                rs.next();
+            }
+            assertThat(reads(s, "SELECT @@sort_buffer_size")).extracting(Answer::value).containsOnly("400001");
+        } finally {
+            cluster.exec(cluster.primary(), "DROP FUNCTION IF EXISTS test.sluice_sets_sort");
+        }
+    }
+
+    @Test
     void aSchemaWithACyrillicNameIsUsedOnABackendOpenedAfterSetCharacterSet() throws Exception {
         try (RawMysqlClient c = RawMysqlClient.login(sluice.port("rw"), SandboxCluster.APP_USER,
                 SandboxCluster.APP_PASSWORD, null, READ_TIMEOUT)) {

@@ -74,6 +74,14 @@ public final class RoutingSession implements WeightSource {
      * have assigned user variables there that no other backend got, and Sluice cannot see which.
      */
     private boolean storedCodeRanOnPrimary;
+    /**
+     * A stored function ran on the primary: its body may have set session variables there
+     * ({@code SET @@sort_buffer_size = i}) that Sluice did not see and gave no other backend. A
+     * procedure needs no such flag (CALL pins the session to the primary), and a write's triggers
+     * are not counted: one that sets session variables is rare, and every write would otherwise
+     * keep such reads off the replicas.
+     */
+    private boolean storedFunctionRanOnPrimary;
 
     private RoutingSession(int[] weights, ClientCharset loginCharset) {
         this.weights = weights;
@@ -210,6 +218,11 @@ public final class RoutingSession implements WeightSource {
         return userVariablesOnPrimaryOnly || storedCodeRanOnPrimary;
     }
 
+    /** Whether a read of the session's system variables must go to the primary: a stored function ran there. */
+    public boolean sessionVariableReadsOnPrimary() {
+        return storedFunctionRanOnPrimary;
+    }
+
     /** A {@code SET @v = …} ran on the primary but its values could not be given to the other backends. */
     public void userVariablesDiverged() {
         userVariablesOnPrimaryOnly = true;
@@ -271,6 +284,9 @@ public final class RoutingSession implements WeightSource {
         }
         if (toPrimary && mayRunStoredCode(statement)) {
             storedCodeRanOnPrimary = true;
+        }
+        if (toPrimary && statement.has(StatementProperty.STORED_FUNCTION)) {
+            storedFunctionRanOnPrimary = true;
         }
         if (decision instanceof RouteDecision.ToPrimary || decision instanceof RouteDecision.ToAllBackends) {
             previousTarget = PREVIOUS_PRIMARY;
@@ -424,6 +440,7 @@ public final class RoutingSession implements WeightSource {
         clientCharset = loginCharset;
         userVariablesOnPrimaryOnly = false;
         storedCodeRanOnPrimary = false;
+        storedFunctionRanOnPrimary = false;
         transaction.reset();
         history.clear();
         temporaryTables.clear();

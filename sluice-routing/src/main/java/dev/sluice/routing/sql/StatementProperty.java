@@ -12,6 +12,12 @@ public enum StatementProperty {
     USER_VARIABLE_READ,
     /** Reads a system variable ({@code @@x}). Harmless for routing; makes a SET depend on session state. */
     SYSTEM_VARIABLE_READ,
+    /**
+     * Reads a system variable as the session has it: not {@code @@global.x}, and not one that names
+     * the server ({@code @@server_id}, {@code @@hostname}; node-identity-variables.txt). A stored
+     * function may have set such a variable on the primary alone.
+     */
+    SESSION_VARIABLE_READ,
     /** Calls a function that is not built in: a stored or loadable function may write. */
     STORED_FUNCTION,
     /** LAST_INSERT_ID(): only the connection that inserted knows it. */

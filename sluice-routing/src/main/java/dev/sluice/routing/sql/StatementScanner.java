@@ -196,6 +196,9 @@ final class StatementScanner {
             case USER_VARIABLE -> userVariable();
             case SYSTEM_VARIABLE -> {
                 set(StatementProperty.SYSTEM_VARIABLE_READ);
+                if (lx.scope != Keyword.GLOBAL && !BuiltinWords.isNodeIdentityVariable(lx)) {
+                    set(StatementProperty.SESSION_VARIABLE_READ);
+                }
                 if (lx.keyword == Keyword.WARNING_COUNT || lx.keyword == Keyword.ERROR_COUNT) {
                     set(StatementProperty.PREVIOUS_TARGET);
                 }
