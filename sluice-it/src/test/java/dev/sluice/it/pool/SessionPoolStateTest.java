@@ -38,6 +38,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class SessionPoolStateTest {
     private static final String TABLE = "test.session_pool_state";
+    /** A database in a character set no server default uses, so that the session's copy of it shows. */
+    private static final String KOI8R_DATABASE = "session_pool_koi8r";
     private static SandboxCluster cluster;
     private static SluiceHarness sluice;
 
@@ -45,7 +47,9 @@ class SessionPoolStateTest {
     static void start() {
         cluster = SandboxCluster.get();
         cluster.exec(cluster.primary(), "DROP TABLE IF EXISTS " + TABLE,
-                "CREATE TABLE " + TABLE + " (id INT AUTO_INCREMENT PRIMARY KEY, v INT)");
+                "CREATE TABLE " + TABLE + " (id INT AUTO_INCREMENT PRIMARY KEY, v INT)",
+                "DROP DATABASE IF EXISTS " + KOI8R_DATABASE,
+                "CREATE DATABASE " + KOI8R_DATABASE + " CHARACTER SET koi8r");
         StringBuilder weights = new StringBuilder("{" + cluster.primary().name() + ": 100");
         cluster.replicas().forEach(r -> weights.append(", ").append(r.name()).append(": 0"));
         sluice = SluiceHarness.fromYaml(cluster, SluiceHarness.nodesYaml(cluster) + """
@@ -61,7 +65,7 @@ class SessionPoolStateTest {
         if (sluice != null) {
             sluice.close();
         }
-        cluster.exec(cluster.primary(), "DROP TABLE IF EXISTS " + TABLE);
+        cluster.exec(cluster.primary(), "DROP TABLE IF EXISTS " + TABLE, "DROP DATABASE IF EXISTS " + KOI8R_DATABASE);
         assertThat(NettyLeaks.collect()).isEmpty();
     }
 
@@ -129,6 +133,25 @@ class SessionPoolStateTest {
         }
         try (Connection b = client()) {
             assertThat(one(b, probe)).as("the next client's view of %s", what).isEqualTo(fresh);
+            assertThat(connectionIdOf(b)).as("the same backend connection, reset").isEqualTo(first);
+        }
+    }
+
+    /**
+     * COM_RESET_CONNECTION keeps the connection's database but puts {@code character_set_database}
+     * back to the server's global value; a client's fresh connection to that database has the
+     * database's own (LOAD DATA reads files in it, stored routines take it as their default).
+     */
+    @Test
+    void aResetConnectionHasItsDatabasesCharacterSetAgain() throws Exception {
+        String url = sluice.mariadbUrl("rw", "").replace("/test?", "/" + KOI8R_DATABASE + "?");
+        long first;
+        try (Connection a = DriverManager.getConnection(url); Statement s = a.createStatement()) {
+            s.execute("SELECT 1/0"); // a warning: the connection is reset when A leaves
+            first = connectionIdOf(a);
+        }
+        try (Connection b = DriverManager.getConnection(url)) {
+            assertThat(one(b, "SELECT @@character_set_database")).isEqualTo("koi8r");
             assertThat(connectionIdOf(b)).as("the same backend connection, reset").isEqualTo(first);
         }
     }

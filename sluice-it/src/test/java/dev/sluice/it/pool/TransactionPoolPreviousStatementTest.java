@@ -115,6 +115,20 @@ class TransactionPoolPreviousStatementTest {
                 if (!String.valueOf(g + 1).equals(returned)) {
                     wrong.add(owner + ": FOUND_ROWS() after a plain SELECT = " + returned + ", expected " + (g + 1));
                 }
+                text(s, "SELECT k FROM test.pool_rows WHERE grp = " + g + " ORDER BY k LIMIT 1, 1");
+                // The server counts the row the offset skipped; client 0's offset skips its only row.
+                String afterOffset = text(s, "SELECT FOUND_ROWS()");
+                if (!String.valueOf(Math.min(2, g + 1)).equals(afterOffset)) {
+                    wrong.add(owner + ": FOUND_ROWS() after LIMIT 1, 1 = " + afterOffset + ", expected "
+                            + Math.min(2, g + 1));
+                }
+                text(s, "SELECT k FROM test.pool_rows WHERE grp = " + g
+                        + " UNION ALL SELECT k FROM test.pool_rows WHERE grp = " + g + " LIMIT 1");
+                String afterUnion = text(s, "SELECT FOUND_ROWS()");
+                if (!String.valueOf(2 * (g + 1)).equals(afterUnion)) {
+                    wrong.add(owner + ": FOUND_ROWS() after a UNION with LIMIT 1 = " + afterUnion + ", expected "
+                            + 2 * (g + 1));
+                }
                 String mark = "w" + g + "r" + r;
                 text(s, "SELECT CAST('" + mark + "' AS SIGNED)"); // a warning: Truncated incorrect INTEGER value
                 String warning = warnings(s);

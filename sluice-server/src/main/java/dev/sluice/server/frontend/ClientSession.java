@@ -82,7 +82,7 @@ public final class ClientSession implements ClientEvents {
         this.backends = new SessionBackends(loop, proxy.connector(), endpoint, proxy.metrics(), this::onBackendLost,
                 backendState);
         this.forwarder = new ClientForwarder(client, login::capabilities, retries::release);
-        this.handBack = new TransactionPoolHandBack(routing, backends, transactionPool());
+        this.handBack = new TransactionPoolHandBack(routing, backends, previous, transactionPool());
         this.departures = new NodeDepartures(connectionId, client, endpoint::view, routing, backends, forwarder,
                 inbox::commandRunning, proxy.config().monitor().queryTimeout());
         this.failures = new BackendFailures(connectionId, retries, backends, routing, status, endpoint::view, proxy);

@@ -7,6 +7,7 @@ import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.response.ErrorCodes;
 import dev.sluice.protocol.stream.ResponseKind;
 import dev.sluice.server.backend.BackendConnection;
+import dev.sluice.routing.sql.FoundRows;
 import dev.sluice.routing.sql.SqlClassifier;
 import dev.sluice.routing.sql.ClientCharset;
 import dev.sluice.routing.sql.Statement;
@@ -191,11 +192,33 @@ final class Commands {
      * written in {@code charset} (the connection's character_set_client).
      */
     static Statement classify(ByteBuf frame, ClientCharset charset) {
-        int textStart = frame.readerIndex() + Packets.HEADER_SIZE + 1;
-        int length = frame.writerIndex() - textStart;
+        int length = textLength(frame);
         if (frame.hasArray()) {
-            return SqlClassifier.classify(frame.array(), frame.arrayOffset() + textStart, length, charset);
+            return SqlClassifier.classify(frame.array(), frame.arrayOffset() + textStart(frame), length, charset);
         }
+        return SqlClassifier.classify(copiedText(frame), 0, length, charset);
+    }
+
+    /** {@link FoundRows#offsetOf} of a COM_QUERY's text (header included), read in place as {@link #classify}. */
+    static long foundRowsOffset(ByteBuf frame, ClientCharset charset) {
+        int length = textLength(frame);
+        if (frame.hasArray()) {
+            return FoundRows.offsetOf(frame.array(), frame.arrayOffset() + textStart(frame), length, charset);
+        }
+        return FoundRows.offsetOf(copiedText(frame), 0, length, charset);
+    }
+
+    private static int textStart(ByteBuf frame) {
+        return frame.readerIndex() + Packets.HEADER_SIZE + 1;
+    }
+
+    private static int textLength(ByteBuf frame) {
+        return frame.writerIndex() - textStart(frame);
+    }
+
+    /** The text of a frame held in direct memory, copied to the start of this thread's scratch buffer. */
+    private static byte[] copiedText(ByteBuf frame) {
+        int length = textLength(frame);
         byte[] text = SCRATCH.get();
         if (text.length < length) {
             text = new byte[Math.max(length, text.length * 2)];
@@ -203,8 +226,8 @@ final class Commands {
                 SCRATCH.set(text);
             }
         }
-        frame.getBytes(textStart, text, 0, length);
-        return SqlClassifier.classify(text, 0, length, charset);
+        frame.getBytes(textStart(frame), text, 0, length);
+        return text;
     }
 
     /** Per-thread copy buffer for statement text held in direct memory. */

@@ -2,6 +2,7 @@ package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.LengthEncoded;
 import dev.sluice.protocol.response.OkPacket;
+import dev.sluice.routing.sql.FoundRows;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -20,10 +21,14 @@ import java.util.regex.Pattern;
  *       LAST_INSERT_ID() does not change: the one case where the two differ.</li>
  *   <li>ROW_COUNT(): the affected rows of a plain OK; -1 after a result set or an error. A plain
  *       {@code SELECT ROW_COUNT()} is answered from it.</li>
- *   <li>FOUND_ROWS() after a plain result set: its row count, and a plain
- *       {@code SELECT FOUND_ROWS()} is answered from it. After SQL_CALC_FOUND_ROWS only the server
- *       knows the count: that statement holds its connection until the next one has run (see
- *       {@link TransactionPoolHandBack#holdThroughNextStatement()}); after anything else the server is asked.</li>
+ *   <li>FOUND_ROWS() after a SELECT: as the server counts it, from the rows sent and the offset
+ *       of the SELECT's LIMIT ({@link FoundRows}), and a plain {@code SELECT FOUND_ROWS()} is
+ *       answered from it. After SQL_CALC_FOUND_ROWS only the server knows the count: that
+ *       statement holds its connection until the next one has run (see
+ *       {@link TransactionPoolHandBack#holdThroughNextStatement()}). After another answer with rows
+ *       whose count the server alone knows (a UNION, an offset that skipped every row, a SHOW …) the
+ *       connection is {@linkplain #foundRowsOnConnection() held} the same way; after an OK the
+ *       server is asked.</li>
  * </ul>
  */
 final class PreviousStatement {
@@ -52,6 +57,10 @@ final class PreviousStatement {
     private long rowCount = -1;
     private long foundRows = -1;
     private boolean calculatesFoundRows;
+    /** The statement being sent: its LIMIT's offset as {@link FoundRows#offsetOf} tells, if it was read. */
+    private long foundRowsOffset = FoundRows.UNKNOWN;
+    private boolean countsFoundRows;
+    private boolean foundRowsOnConnection;
     private boolean plainOk;
 
     long lastInsertId() {
@@ -67,6 +76,23 @@ final class PreviousStatement {
         return foundRows;
     }
 
+    /**
+     * The statement being sent is read for its FOUND_ROWS(): {@code offset} as
+     * {@link FoundRows#offsetOf} gives it. A statement not read so leaves the count to the server.
+     */
+    void countsFoundRows(long offset) {
+        countsFoundRows = true;
+        foundRowsOffset = offset;
+    }
+
+    /**
+     * Whether the previous statement answered rows whose FOUND_ROWS() only the connection that ran
+     * it knows: that connection must serve the next statement, which may ask.
+     */
+    boolean foundRowsOnConnection() {
+        return foundRowsOnConnection;
+    }
+
     /** The statement being sent asks for SQL_CALC_FOUND_ROWS: its FOUND_ROWS() is the server's. */
     void calculatesFoundRows() {
         calculatesFoundRows = true;
@@ -78,6 +104,8 @@ final class PreviousStatement {
         rowCount = -1;
         foundRows = -1;
         calculatesFoundRows = false;
+        countsFoundRows = false;
+        foundRowsOnConnection = false;
         plainOk = false;
     }
 
@@ -116,14 +144,19 @@ final class PreviousStatement {
         if (error || !plainOk) {
             rowCount = -1;
         }
-        foundRows = !error && resultRows >= 0 && !calculatesFoundRows ? resultRows : -1;
+        boolean counted = countsFoundRows && !error && !calculatesFoundRows;
+        foundRows = counted ? FoundRows.after(foundRowsOffset, resultRows) : -1;
+        foundRowsOnConnection = counted && resultRows >= 0 && foundRows < 0;
         calculatesFoundRows = false;
+        countsFoundRows = false;
     }
 
     /** Sluice answered a statement itself: an OK (BEGIN held back) or a one-row result set. */
     void answeredLocally(boolean resultSet) {
         rowCount = resultSet ? -1 : 0;
         foundRows = resultSet ? 1 : -1;
+        foundRowsOnConnection = false;
+        countsFoundRows = false;
     }
 
     /**

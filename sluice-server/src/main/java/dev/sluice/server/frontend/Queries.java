@@ -71,9 +71,10 @@ final class Queries {
     /**
      * Transaction pool (BEHAVIOUR §7): the backend connection that ran the client's previous statement
      * may be serving another client now. {@code SELECT ROW_COUNT()} is answered from the client's
-     * own last OK, a plain {@code SELECT FOUND_ROWS()} after a plain result set from its row count
+     * own last OK, a plain {@code SELECT FOUND_ROWS()} after a SELECT from its rows and offset
      * (returns false: the command is done); a statement with SQL_CALC_FOUND_ROWS keeps
-     * its connection for the FOUND_ROWS() that follows; {@code LAST_INSERT_ID(expr)} puts a value
+     * its connection for the FOUND_ROWS() that follows, and so does one whose count turns out to
+     * be the server's alone ({@link PreviousStatement#foundRowsOnConnection()}); {@code LAST_INSERT_ID(expr)} puts a value
      * on the connection that Sluice cannot read back, so the client keeps that connection.
      */
     private boolean previousStatementAnswers(Statement statement, ByteBuf frame) {
@@ -89,6 +90,7 @@ final class Queries {
                 return false;
             }
         }
+        previous.countsFoundRows(Commands.foundRowsOffset(frame, routing.clientCharset()));
         if (statement.kind().isRead() && PreviousStatement.calculatesFoundRows(frame)) {
             handBack.holdThroughNextStatement();
             previous.calculatesFoundRows();

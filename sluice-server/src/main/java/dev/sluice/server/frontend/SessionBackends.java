@@ -345,7 +345,7 @@ final class SessionBackends {
         PoolKey key = key();
         String fresh = state.freshTag(state.schema());
         b.onLostWhileIdle(() -> { });
-        StateReplay.reset(b).whenComplete((ok, error) -> loop.execute(() -> {
+        StateReplay.reset(b, state.schema(), state.loginCharset()).whenComplete((ok, error) -> loop.execute(() -> {
             if (error != null) {
                 pool.discard(b);
             } else {

@@ -3,6 +3,7 @@ package dev.sluice.server.frontend;
 import dev.sluice.protocol.Command;
 import dev.sluice.protocol.packet.Packets;
 import dev.sluice.protocol.stream.ResponseKind;
+import dev.sluice.routing.sql.ClientCharset;
 import dev.sluice.server.backend.BackendConnection;
 import dev.sluice.server.backend.BackendException;
 import dev.sluice.server.backend.InternalQuery;
@@ -12,6 +13,7 @@ import dev.sluice.server.backend.TextResultCollector;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -37,14 +39,7 @@ final class StateReplay {
         // fresh state on its schema: a session on that schema only needs its own history, not a
         // second reset.
         if (b.stateTag() != null && !b.stateTag().equals(state.freshTag(state.schema()))) {
-            commands.add(new ReplayCommand(resetPacket(b), ResponseKind.SINGLE));
-            state.schema().ifPresent(s -> {
-                // Reset, the connection reads statements in the login's character set again.
-                byte[] use = state.loginCharset().encode("USE `" + s.replace("`", "``") + "`");
-                ByteBuf packet = b.channel().alloc().buffer(Packets.HEADER_SIZE + 1 + use.length);
-                packet.writeMediumLE(1 + use.length).writeByte(0).writeByte(Command.COM_QUERY).writeBytes(use);
-                commands.add(new ReplayCommand(packet, ResponseKind.RESULT));
-            });
+            commands.addAll(resetOn(b, state.schema(), state.loginCharset()));
         }
         commands.addAll(state.replay(nodeId));
         // Last, so that a replayed SET session_track_system_variables (MariaDB Connector/J sends
@@ -53,9 +48,35 @@ final class StateReplay {
         return run(b, commands);
     }
 
-    /** Resets {@code b} to a fresh session (COM_RESET_CONNECTION), tracking GTIDs again. */
-    static CompletableFuture<Void> reset(BackendConnection b) {
-        return run(b, List.of(new ReplayCommand(resetPacket(b), ResponseKind.SINGLE), trackGtids(b)));
+    /**
+     * Resets {@code b} to a fresh session on {@code schema} (COM_RESET_CONNECTION, then USE), tracking
+     * GTIDs again: what {@link BackendState#freshTag} names.
+     */
+    static CompletableFuture<Void> reset(BackendConnection b, Optional<String> schema, ClientCharset loginCharset) {
+        List<ReplayCommand> commands = new ArrayList<>(resetOn(b, schema, loginCharset));
+        commands.add(trackGtids(b));
+        return run(b, commands);
+    }
+
+    /**
+     * COM_RESET_CONNECTION, then USE of the schema. The reset keeps the connection's schema but
+     * not what it took from it: {@code character_set_database} and {@code collation_database} go
+     * back to their global values, where a client's fresh connection on that schema has the
+     * schema's own (what LOAD DATA reads a file in, and the default character set of a stored
+     * routine's parameters and variables). The USE takes them from the schema again.
+     */
+    private static List<ReplayCommand> resetOn(BackendConnection b, Optional<String> schema,
+            ClientCharset loginCharset) {
+        List<ReplayCommand> commands = new ArrayList<>(2);
+        commands.add(new ReplayCommand(resetPacket(b), ResponseKind.SINGLE));
+        schema.ifPresent(s -> {
+            // Reset, the connection reads statements in the login's character set again.
+            byte[] use = loginCharset.encode("USE `" + s.replace("`", "``") + "`");
+            ByteBuf packet = b.channel().alloc().buffer(Packets.HEADER_SIZE + 1 + use.length);
+            packet.writeMediumLE(1 + use.length).writeByte(0).writeByte(Command.COM_QUERY).writeBytes(use);
+            commands.add(new ReplayCommand(packet, ResponseKind.RESULT));
+        });
+        return commands;
     }
 
     private static ReplayCommand trackGtids(BackendConnection b) {

@@ -12,7 +12,8 @@ import dev.sluice.routing.session.RoutingSession;
  * LOCK TABLES, GET_LOCK, multi-statements, stored procedures), a protocol one (a binary prepared
  * statement, whose id lives on one connection; LOCAL INFILE; a 16 MB+ packet), or a statement
  * whose answer the next statement reads from the same connection (FOUND_ROWS() after
- * SQL_CALC_FOUND_ROWS, SHOW WARNINGS after warnings).
+ * SQL_CALC_FOUND_ROWS or after rows whose count only the server knows, SHOW WARNINGS after
+ * warnings).
  */
 final class TransactionPoolHandBack {
     /** Statements to complete before a hand-back: this one and the next. */
@@ -22,13 +23,16 @@ final class TransactionPoolHandBack {
 
     private final RoutingSession routing;
     private final SessionBackends backends;
+    private final PreviousStatement previous;
     private final boolean transactionPool;
     private boolean lockedByProtocol;
     private int holdStatements;
 
-    TransactionPoolHandBack(RoutingSession routing, SessionBackends backends, boolean transactionPool) {
+    TransactionPoolHandBack(RoutingSession routing, SessionBackends backends, PreviousStatement previous,
+            boolean transactionPool) {
         this.routing = routing;
         this.backends = backends;
+        this.previous = previous;
         this.transactionPool = transactionPool;
     }
 
@@ -60,7 +64,7 @@ final class TransactionPoolHandBack {
 
     /** No statement holds its connections for the next one. */
     boolean nothingHeld() {
-        return holdStatements == 0;
+        return holdStatements == 0 && !previous.foundRowsOnConnection();
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.sluice.server.frontend;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.protocol.LengthEncoded;
+import dev.sluice.routing.sql.FoundRows;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
@@ -53,26 +54,66 @@ class PreviousStatementTest {
     }
 
     @Test
-    void foundRowsIsKnownAfterAPlainResultSetOnly() {
+    void foundRowsIsKnownAfterASelectWhoseCountFollowsFromItsRows() {
         PreviousStatement p = new PreviousStatement();
+        p.countsFoundRows(0);
         p.started();
         p.ended(false, 7);
         assertThat(p.foundRows()).isEqualTo(7);
+        assertThat(p.foundRowsOnConnection()).isFalse();
+        p.countsFoundRows(2);
+        p.started();
+        p.ended(false, 1);
+        assertThat(p.foundRows()).as("LIMIT 2,1: the rows the offset skipped count").isEqualTo(3);
         p.calculatesFoundRows();
+        p.countsFoundRows(0);
         p.started();
         p.ended(false, 1);
         assertThat(p.foundRows()).as("after SQL_CALC_FOUND_ROWS: the server's count").isEqualTo(-1);
+        p.countsFoundRows(0);
         p.started();
         p.ended(false, 0);
         assertThat(p.foundRows()).as("an empty result, and the SQL_CALC_FOUND_ROWS mark is used up").isZero();
+        p.countsFoundRows(0);
         p.started();
         p.ended(false, -1);
         assertThat(p.foundRows()).as("after an OK").isEqualTo(-1);
+        p.countsFoundRows(0);
         p.started();
         p.ended(true, -1);
         assertThat(p.foundRows()).as("after an error").isEqualTo(-1);
         p.answeredLocally(true);
         assertThat(p.foundRows()).as("after Sluice's own one-row answer").isEqualTo(1);
+        p.started();
+        p.ended(false, 4);
+        assertThat(p.foundRows()).as("a statement nobody read for its count").isEqualTo(-1);
+    }
+
+    @Test
+    void rowsWhoseCountOnlyTheServerKnowsKeepTheirConnectionForTheNextStatement() {
+        PreviousStatement p = new PreviousStatement();
+        p.countsFoundRows(FoundRows.UNKNOWN);
+        p.started();
+        p.ended(false, 3);
+        assertThat(p.foundRows()).as("a UNION, a SHOW …").isEqualTo(-1);
+        assertThat(p.foundRowsOnConnection()).isTrue();
+        p.countsFoundRows(5);
+        p.started();
+        p.ended(false, 0);
+        assertThat(p.foundRowsOnConnection()).as("an offset that skipped every row there was").isTrue();
+        p.countsFoundRows(0);
+        p.started();
+        p.ended(false, 2);
+        assertThat(p.foundRowsOnConnection()).as("the next statement's own count").isFalse();
+        p.countsFoundRows(FoundRows.UNKNOWN);
+        p.started();
+        p.ended(false, -1);
+        assertThat(p.foundRowsOnConnection()).as("an OK").isFalse();
+        p.countsFoundRows(FoundRows.UNKNOWN);
+        p.started();
+        p.ended(false, 3);
+        p.answeredLocally(true);
+        assertThat(p.foundRowsOnConnection()).as("after Sluice's own answer").isFalse();
     }
 
     @Test
