@@ -40,7 +40,9 @@ class TransactionPoolLocksTest {
         cluster.exec(cluster.primary(), "DROP TABLE IF EXISTS test.pool_lock_t",
                 "CREATE TABLE test.pool_lock_t (id INT PRIMARY KEY)", "INSERT INTO test.pool_lock_t VALUES (1)",
                 "DROP PROCEDURE IF EXISTS test.pool_proc",
-                "CREATE PROCEDURE test.pool_proc() SELECT COUNT(*) FROM test.pool_lock_t");
+                "CREATE PROCEDURE test.pool_proc() SELECT COUNT(*) FROM test.pool_lock_t",
+                "CREATE OR REPLACE FUNCTION test.pool_sets_sort(i INT) RETURNS INT NO SQL "
+                        + "BEGIN SET @@sort_buffer_size = i; RETURN i + 1; END");
         sluice = SluiceHarness.readWrite(cluster, """
                 connection-pool: transaction
                 pool-max-connections: 16
@@ -52,7 +54,8 @@ class TransactionPoolLocksTest {
         if (sluice != null) {
             sluice.close();
         }
-        cluster.exec(cluster.primary(), "DROP TABLE IF EXISTS test.pool_lock_t", "DROP PROCEDURE IF EXISTS test.pool_proc");
+        cluster.exec(cluster.primary(), "DROP TABLE IF EXISTS test.pool_lock_t", "DROP PROCEDURE IF EXISTS test.pool_proc",
+                "DROP FUNCTION IF EXISTS test.pool_sets_sort");
         assertThat(NettyLeaks.collect()).isEmpty();
     }
 
@@ -191,6 +194,14 @@ class TransactionPoolLocksTest {
                     // RELEASE_LOCK answers 1 only on the connection holding the lock.
                     assertThat(number(c, "SELECT RELEASE_LOCK('sluice_pool_lock')")).isEqualTo(1);
                 });
+    }
+
+    @Test
+    void aStoredFunctionLocksTheClientToItsConnection() throws Exception {
+        // The function sets a session variable on the connection it runs on, unseen by Sluice: the
+        // client reads it back there, and no other client gets that connection.
+        staysOnItsConnection("", c -> assertThat(number(c, "SELECT test.pool_sets_sort(400001)")).isEqualTo(400002),
+                c -> assertThat(number(c, "/*FORCE_MASTER*/ SELECT @@sort_buffer_size")).isEqualTo(400001));
     }
 
     @Test

@@ -12,5 +12,11 @@ public enum LockCause {
     LOCK_TABLES,
     GET_LOCK,
     MULTI_STATEMENT,
-    STORED_PROCEDURE
+    STORED_PROCEDURE,
+    /**
+     * A call of a function that is not built in: its body may set session variables
+     * ({@code SET @@sort_buffer_size = i}) that Sluice does not see, so no state tag would describe
+     * the connection it ran on, and the client reads them back there.
+     */
+    STORED_FUNCTION
 }

@@ -469,6 +469,10 @@ final class StatementScanner {
         if (has(StatementProperty.LOCKING_FUNCTION)) {
             cause(LockCause.GET_LOCK);
         }
+        if (has(StatementProperty.STORED_FUNCTION) && !routineDefinition && kind != StatementKind.CALL) {
+            // a procedure's own cause covers CALL p(); a routine body's calls run later
+            cause(LockCause.STORED_FUNCTION);
+        }
         return new Statement(kind, hint, token, props, causes, transaction, transactionOptions, autocommit,
                 Optional.ofNullable(isolation), Optional.ofNullable(sessionCommand), Optional.ofNullable(schema),
                 created, dropped, tables, kind == StatementKind.SET_USER_VARIABLE ? userVariables : List.of(),

@@ -45,7 +45,7 @@ final class Traceless {
     }
 
     private static boolean withoutTraces(Statement statement) {
-        if (!statement.lockCauses().isEmpty()) {
+        if (statement.locksAny()) {
             return false;
         }
         for (StatementProperty p : statement.properties()) {
