@@ -68,8 +68,7 @@ final class MarkdownReport {
     private String header() throws IOException {
         StringBuilder md = new StringBuilder();
         md.append(TITLE).append("\n\n");
-        md.append("Measured with `").append(MAIN_CLASS).append("` (`sluice-bench/scripts/consistency-check.sh`),")
-                .append(" item 7 of issue 6.\n\n");
+        md.append("Measured with `").append(MAIN_CLASS).append("` (`sluice-bench/scripts/consistency-check.sh`).\n\n");
         md.append("- Machine: ").append(setup.machine())
                 .append(options.machine().isBlank() ? "" : "; " + options.machine()).append(".\n");
         md.append("- Versions: MariaDB ").append(setup.serverVersion()).append(", ").append(setup.javaVersion())
