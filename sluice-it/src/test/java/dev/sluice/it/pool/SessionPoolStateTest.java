@@ -157,6 +157,22 @@ class SessionPoolStateTest {
     }
 
     @Test
+    void aClientWithoutADatabaseIsNeverGivenTheOneAnEarlierClientSelected() throws Exception {
+        String withoutDatabase = sluice.mariadbUrl("rw", "").replace("/test?", "/?");
+        long first;
+        try (Connection a = DriverManager.getConnection(withoutDatabase); Statement s = a.createStatement()) {
+            assertThat(one(a, "SELECT DATABASE()")).isNull();
+            s.execute("USE test");
+            first = connectionIdOf(a);
+        }
+        // A reset keeps the database: only a connection that never selected one can serve this client.
+        try (Connection b = DriverManager.getConnection(withoutDatabase)) {
+            assertThat(one(b, "SELECT DATABASE()")).isNull();
+            assertThat(connectionIdOf(b)).as("another backend connection").isNotEqualTo(first);
+        }
+    }
+
+    @Test
     void aTemporaryTableDoesNotOutliveItsClient() throws Exception {
         long first;
         try (Connection a = client(); Statement s = a.createStatement()) {

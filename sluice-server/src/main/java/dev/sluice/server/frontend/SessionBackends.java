@@ -64,7 +64,7 @@ final class SessionBackends {
 
     private PoolKey key() {
         var login = state.login();
-        return new PoolKey(login.user(), login.clientCapabilities(), login.collation());
+        return new PoolKey(login.user(), login.clientCapabilities(), login.collation(), state.schema().isPresent());
     }
 
     /** Which pooled connections can serve this session. */

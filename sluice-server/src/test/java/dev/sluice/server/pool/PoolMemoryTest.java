@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /** What a loop's pool remembers between sessions: SET answers and accepted logins, both for a short while. */
 class PoolMemoryTest {
-    private static final PoolKey APP = new PoolKey("app", 0x1234L, 45);
+    private static final PoolKey APP = new PoolKey("app", 0x1234L, 45, true);
     private static final String FRESH = "db=test\u0000opt=-1\u0000";
     private static final String SET = "SET NAMES utf8mb4";
     private static final byte[] OK = {0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00};
@@ -22,8 +22,8 @@ class PoolMemoryTest {
         assertThat(answers.answer(APP, FRESH, SET)).hasValueSatisfying(ok -> assertThat(ok).isEqualTo(OK));
         assertThat(answers.answer(APP, FRESH + SET, SET)).as("another state").isEmpty();
         assertThat(answers.answer(APP, FRESH, "SET NAMES latin1")).as("another SET").isEmpty();
-        assertThat(answers.answer(new PoolKey("other", 0x1234L, 45), FRESH, SET)).as("another account").isEmpty();
-        assertThat(answers.answer(new PoolKey("app", 0x1234L, 8), FRESH, SET)).as("another charset").isEmpty();
+        assertThat(answers.answer(new PoolKey("other", 0x1234L, 45, true), FRESH, SET)).as("another account").isEmpty();
+        assertThat(answers.answer(new PoolKey("app", 0x1234L, 8, true), FRESH, SET)).as("another charset").isEmpty();
     }
 
     @Test
@@ -67,7 +67,7 @@ class PoolMemoryTest {
         assertThat(logins.vouchesFor(2, APP, Optional.of("test"))).as("another node").isFalse();
         assertThat(logins.vouchesFor(1, APP, Optional.of("other"))).as("another database").isFalse();
         assertThat(logins.vouchesFor(1, APP, Optional.empty())).as("no database").isFalse();
-        assertThat(logins.vouchesFor(1, new PoolKey("root", 0x1234L, 45), Optional.of("test"))).isFalse();
+        assertThat(logins.vouchesFor(1, new PoolKey("root", 0x1234L, 45, true), Optional.of("test"))).isFalse();
         now.addAndGet(LoginEvidence.MAX_AGE.toNanos() + 1);
         assertThat(logins.vouchesFor(1, APP, Optional.of("test"))).as("too old").isFalse();
     }
