@@ -361,6 +361,7 @@ final class SetStatementReader {
     private void finish() {
         if (globalScope) {
             s.kind = StatementKind.ADMINISTRATION;
+            s.set(StatementProperty.SETS_GLOBAL);
             s.autocommit = AutocommitChange.NONE;
             return;
         }

@@ -43,6 +43,11 @@ public enum StatementProperty {
     SLUICE_LAST_GTID,
     /** MariaDB … RETURNING: still a write. */
     RETURNING,
+    /**
+     * Sets a GLOBAL (or PERSIST) variable: server connections logged in before it keep the old
+     * value of its session counterpart, so pooled ones are reset before they serve again.
+     */
+    SETS_GLOBAL,
     /** CONNECTION_ID(): answers the id of the client's handshake, not a server's thread id. */
     CONNECTION_ID
 }

@@ -121,6 +121,19 @@ public final class BackendConnection {
         this.stateTag = UNKNOWN_STATE;
     }
 
+    /**
+     * Which {@link dev.sluice.server.runtime.GlobalsGeneration generation} of global variables
+     * the connection's session values come from: a login or COM_RESET_CONNECTION takes the globals
+     * as they are then.
+     */
+    public long globalsTaken() {
+        return globalsTaken;
+    }
+
+    public void globalsTaken(long generation) {
+        this.globalsTaken = generation;
+    }
+
     public boolean stateKnown() {
         return !UNKNOWN_STATE.equals(stateTag);
     }
@@ -129,6 +142,8 @@ public final class BackendConnection {
     private static final String UNKNOWN_STATE = "\u0000unknown";
 
     private String stateTag;
+    /** The globals generation this connection took its session values from (at login or reset). */
+    private long globalsTaken;
 
     /** Responses still owed by the server. */
 

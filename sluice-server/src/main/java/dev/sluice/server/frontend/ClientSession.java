@@ -80,7 +80,7 @@ public final class ClientSession implements ClientEvents {
         this.replies = new ClientReplies(client, inbox, login::capabilities, proxy.metrics(), endpoint.name());
         SessionBackendState backendState = new SessionBackendState(login, routing, endpoint::view, client.alloc());
         this.backends = new SessionBackends(loop, proxy.connector(), endpoint, proxy.metrics(), this::onBackendLost,
-                backendState);
+                backendState, proxy.globals());
         this.forwarder = new ClientForwarder(client, login::capabilities, retries::release);
         this.handBack = new TransactionPoolHandBack(routing, backends, previous, transactionPool());
         this.departures = new NodeDepartures(connectionId, client, endpoint::view, routing, backends, forwarder,

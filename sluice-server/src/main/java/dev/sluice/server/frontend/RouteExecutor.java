@@ -229,7 +229,9 @@ final class RouteExecutor {
 
     /** Sends the command to {@code node}, adapted to it first if it is a prepared one. */
     private void send(RoutedCommand c, NodeRef node) {
-        CommandListener listening = listener.with(c.own(), leavesNoTrace(c));
+        CommandListener own = c.statement().has(StatementProperty.SETS_GLOBAL)
+                ? new GlobalsChangeListener(c.own(), backends::globalsChanged) : c.own();
+        CommandListener listening = listener.with(own, leavesNoTrace(c));
         if (!c.binary()) {
             command.forward(node, c.frame(), c.kind(), listening);
         } else {

@@ -10,6 +10,7 @@ import dev.sluice.server.metrics.SluiceMetrics;
 import dev.sluice.server.pool.LoopPool;
 import dev.sluice.server.pool.PoolKey;
 import dev.sluice.server.runtime.EndpointRuntime;
+import dev.sluice.server.runtime.GlobalsGeneration;
 import dev.sluice.server.runtime.NodeRef;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
@@ -42,6 +43,7 @@ final class SessionBackends {
     private final SluiceMetrics metrics;
     private final Consumer<BackendConnection> lost;
     private final BackendState state;
+    private final GlobalsGeneration globals;
     private final Map<Integer, BackendConnection> open = new HashMap<>();
     private final Map<Integer, Promise<BackendConnection>> opening = new HashMap<>();
     /** Connections logged in and still being given the session's state, by node. */
@@ -49,13 +51,19 @@ final class SessionBackends {
 
     /** {@code lost} hears of a session backend that the server closed between two commands. */
     SessionBackends(EventLoop loop, BackendConnector connector, EndpointRuntime endpoint, SluiceMetrics metrics,
-            Consumer<BackendConnection> lost, BackendState state) {
+            Consumer<BackendConnection> lost, BackendState state, GlobalsGeneration globals) {
         this.loop = loop;
         this.connector = connector;
         this.endpoint = endpoint;
         this.metrics = metrics;
         this.lost = lost;
         this.state = state;
+        this.globals = globals;
+    }
+
+    /** A {@code SET GLOBAL} of this session succeeded: pooled connections logged in before it are reset before they serve. */
+    void globalsChanged() {
+        globals.changed();
     }
 
     private ConnectionPoolMode mode() {
@@ -134,6 +142,7 @@ final class SessionBackends {
         Promise<BackendConnection> done = loop.newPromise();
         opening.put(node.id(), done);
         boolean pooled = mode() != ConnectionPoolMode.NONE;
+        long generation = globals.current();
         Future<BackendConnection> got = pooled ? pool().acquire(node, key(), state.stateTag(), state::login)
                 : connector.connect(loop, node.name(), node.id(), node.address(), state.login());
         got.addListener(f -> {
@@ -146,6 +155,10 @@ final class SessionBackends {
             BackendConnection b = (BackendConnection) f.getNow();
             if (b.stateTag() == null) {
                 metrics.backendConnect(node.name(), true);
+                b.globalsTaken(generation);
+            } else if (b.globalsTaken() < generation) {
+                // Logged in or reset before a SET GLOBAL: the reset of the replay takes the new values.
+                b.stateUnknown();
             }
             if (done.isDone()) {
                 // Given up while logging in (the node stopped answering, or the session ended).
@@ -153,6 +166,7 @@ final class SessionBackends {
                 return;
             }
             String tag = state.stateTag();
+            boolean resets = b.stateTag() != null && !b.stateTag().equals(state.freshTag(state.schema()));
             preparing.put(node.id(), b);
             StateReplay.giveSessionState(b, node.id(), tag, state).whenComplete((ok, error) -> loop.execute(() -> {
                 preparing.remove(node.id(), b);
@@ -169,6 +183,9 @@ final class SessionBackends {
                     return;
                 }
                 b.stateTag(tag);
+                if (resets) {
+                    b.globalsTaken(generation);
+                }
                 if (done.isDone()) {
                     giveBack(b, pooled);
                     return;
@@ -344,12 +361,14 @@ final class SessionBackends {
         LoopPool pool = pool();
         PoolKey key = key();
         String fresh = state.freshTag(state.schema());
+        long generation = globals.current();
         b.onLostWhileIdle(() -> { });
         StateReplay.reset(b, state.schema(), state.loginCharset()).whenComplete((ok, error) -> loop.execute(() -> {
             if (error != null) {
                 pool.discard(b);
             } else {
                 b.stateTag(fresh);
+                b.globalsTaken(generation);
                 pool.release(b, key);
             }
         }));

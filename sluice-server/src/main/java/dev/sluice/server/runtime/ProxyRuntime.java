@@ -33,6 +33,7 @@ public final class ProxyRuntime implements NodeDirectory {
     private final TopologyHolder topology;
     private final Map<String, EndpointRuntime> endpoints = new ConcurrentHashMap<>();
     private final Map<Integer, CachedRef> refs = new ConcurrentHashMap<>();
+    private final GlobalsGeneration globals = new GlobalsGeneration();
     private final AtomicLong connectionIds = new AtomicLong();
     private volatile SluiceConfig config;
     private volatile ServerIdentity identity = ServerIdentity.FALLBACK;
@@ -137,6 +138,11 @@ public final class ProxyRuntime implements NodeDirectory {
     }
 
     /** The batched source of the primary's GTID position for global-consistency reads. */
+    /** How many {@code SET GLOBAL}s passed through Sluice: pooled connections older than the last are reset. */
+    public GlobalsGeneration globals() {
+        return globals;
+    }
+
     public PrimaryPositionSource primaryPositions() {
         return primaryPositions;
     }

@@ -12,6 +12,7 @@ import dev.sluice.server.config.SluiceConfig;
 import dev.sluice.server.metrics.SluiceMetrics;
 import dev.sluice.server.net.Transport;
 import dev.sluice.server.runtime.EndpointRuntime;
+import dev.sluice.server.runtime.GlobalsGeneration;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -44,7 +45,7 @@ class SessionBackendsTest {
     private final SessionBackends backends = new SessionBackends(loop.eventLoop(),
             new TcpBackendConnector(Transport.best(), Duration.ofSeconds(1), Duration.ofSeconds(1)),
             new EndpointRuntime(CONFIG.endpoints().get(0), ConfigLoader.topologyOf(CONFIG.nodes())),
-            new SluiceMetrics(), lost::add, new FixedState());
+            new SluiceMetrics(), lost::add, new FixedState(), new GlobalsGeneration());
 
     @Test
     void aConnectionFoundDeadBeforeItsCloseEventIsLostAndTheSessionHearsOfIt() {
