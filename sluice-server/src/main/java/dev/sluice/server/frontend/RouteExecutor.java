@@ -229,8 +229,8 @@ final class RouteExecutor {
 
     /** Sends the command to {@code node}, adapted to it first if it is a prepared one. */
     private void send(RoutedCommand c, NodeRef node) {
-        CommandListener own = c.statement().has(StatementProperty.SETS_GLOBAL)
-                ? new GlobalsChangeListener(c.own(), backends::globalsChanged) : c.own();
+        CommandListener own = c.statement().has(StatementProperty.SETS_GLOBAL) ? hearingGlobalsChange(c.own())
+                : c.own();
         CommandListener listening = listener.with(own, leavesNoTrace(c));
         if (!c.binary()) {
             command.forward(node, c.frame(), c.kind(), listening);
@@ -238,6 +238,18 @@ final class RouteExecutor {
             command.hold();
             c.binding().bind(node, c.frame(), (b, bound) -> command.forwardOn(b, bound, c.kind(), listening));
         }
+    }
+
+    /**
+     * A {@code SET GLOBAL}'s listener: once it succeeded, pooled connections that took their
+     * session values before it are reset before they serve a session (BEHAVIOUR §7).
+     */
+    private CommandListener hearingGlobalsChange(CommandListener own) {
+        return ForwardingListener.completingFirst(own, tracker -> {
+            if (!tracker.endedWithError()) {
+                backends.globalsChanged();
+            }
+        });
     }
 
     /** Only a pooled connection's next user cares; the test reads the statement's start. */

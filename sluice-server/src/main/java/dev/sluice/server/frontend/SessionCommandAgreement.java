@@ -1,7 +1,6 @@
 package dev.sluice.server.frontend;
 
 import dev.sluice.protocol.stream.ResponseKind;
-import dev.sluice.protocol.stream.ResponseTracker;
 import dev.sluice.server.backend.BackendConnection;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
@@ -48,18 +47,7 @@ final class SessionCommandAgreement {
 
     /** {@code then}, told of the answering backend's answer once the other backends are judged by it. */
     CommandListener answering(CommandListener then) {
-        return new ForwardingListener() {
-            @Override
-            protected CommandListener delegate() {
-                return then;
-            }
-
-            @Override
-            public void onComplete(BackendConnection backend, ResponseTracker tracker) {
-                answered(tracker.endedWithError());
-                then.onComplete(backend, tracker);
-            }
-        };
+        return ForwardingListener.completingFirst(then, tracker -> answered(tracker.endedWithError()));
     }
 
     /** Where another backend's answer to the command goes. */
