@@ -166,7 +166,7 @@ final class SessionBackends {
                 return;
             }
             String tag = state.stateTag();
-            boolean resets = b.stateTag() != null && !b.stateTag().equals(state.freshTag(state.schema()));
+            boolean resets = StateReplay.resets(b, tag, state);
             preparing.put(node.id(), b);
             StateReplay.giveSessionState(b, node.id(), tag, state).whenComplete((ok, error) -> loop.execute(() -> {
                 preparing.remove(node.id(), b);

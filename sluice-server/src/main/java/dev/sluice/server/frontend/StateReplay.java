@@ -35,10 +35,7 @@ final class StateReplay {
         if (b.stateTag() != null && b.stateTag().equals(tag)) {
             return CompletableFuture.completedFuture(null);
         }
-        // A pooled connection given back reset (SessionBackends.returnReset) already carries the
-        // fresh state on its schema: a session on that schema only needs its own history, not a
-        // second reset.
-        if (b.stateTag() != null && !b.stateTag().equals(state.freshTag(state.schema()))) {
+        if (resets(b, tag, state)) {
             commands.addAll(resetOn(b, state.schema(), state.loginCharset()));
         }
         commands.addAll(state.replay(nodeId));
@@ -46,6 +43,17 @@ final class StateReplay {
         // one at every connect) does not switch GTID tracking off again.
         commands.add(trackGtids(b));
         return run(b, commands);
+    }
+
+    /**
+     * Whether {@link #giveSessionState} begins with a reset: a connection used before that carries
+     * neither the session's state {@code tag} nor the fresh state on its schema. A pooled connection
+     * given back reset (SessionBackends.returnReset) already carries the latter: a session on that
+     * schema only needs its own history, not a second reset.
+     */
+    static boolean resets(BackendConnection b, String tag, BackendState state) {
+        String carried = b.stateTag();
+        return carried != null && !carried.equals(tag) && !carried.equals(state.freshTag(state.schema()));
     }
 
     /**
